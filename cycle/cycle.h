@@ -520,6 +520,32 @@ CYCLE_IMPL_INLINE int cycle_impl_decode(void *context, int *reg)
 	*reg = 0;
 	return p[0] == 0x0f && p[1] == 0x31 ? 0 : -1; /* rdtsc */
 }
+/* clock_gettime without the vDSO (see cycle_impl_read). */
+CYCLE_IMPL_INLINE void cycle_impl_clock_syscall(struct timespec *ts)
+{
+	long ret;
+
+#if defined(__x86_64__)
+#if defined(__ILP32__)
+	long nr = 0x40000000L | 228; /* x32 */
+#else
+	long nr = 228;
+#endif
+	__asm__ __volatile__("syscall"
+			     : "=a"(ret)
+			     : "0"(nr), "D"((long)CYCLE_IMPL_CLOCK), "S"(ts)
+			     : "rcx", "r11", "memory");
+#else
+	/* clock_gettime64 for a 64-bit time_t, the old call otherwise. */
+	long nr = sizeof(ts->tv_sec) == 8 ? 403 : 265;
+
+	__asm__ __volatile__("int $0x80"
+			     : "=a"(ret)
+			     : "0"(nr), "b"((long)CYCLE_IMPL_CLOCK), "c"(ts)
+			     : "memory");
+#endif
+	(void)ret;
+}
 CYCLE_IMPL_INLINE void cycle_impl_complete(void *context, int reg,
 					   uint64_t value)
 {
@@ -665,6 +691,15 @@ __attribute__((weak)) uint64_t cycle_impl_read(int index)
 
 	if (index < CYCLE_IMPL_NHW)
 		return cycle_impl_hw_read(index);
+#if defined(CYCLE_IMPL_PORT_X86)
+	/* With rdtsc off (PR_TSC_SIGSEGV) the vDSO's clock_gettime faults
+	 * too, as it reads the TSC: ask the kernel itself. */
+	if (cycle_impl_global.status[0] == CYCLE_IMPL_TRAPS) {
+		cycle_impl_clock_syscall(&ts);
+		return (uint64_t)ts.tv_sec * 1000000000u +
+		       (uint64_t)ts.tv_nsec;
+	}
+#endif
 	clock_gettime(CYCLE_IMPL_CLOCK, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
@@ -701,7 +736,13 @@ CYCLE_IMPL_INLINE void cycle_impl_install_handler(void)
 		return;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = cycle_impl_on_trap;
-	sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
+	sa.sa_flags = SA_SIGINFO;
+#ifdef SA_RESTART
+	sa.sa_flags |= SA_RESTART; /* no EINTR from the program's calls */
+#endif
+#ifdef SA_ONSTACK
+	sa.sa_flags |= SA_ONSTACK; /* use its alternate stack, if any */
+#endif
 	sigemptyset(&sa.sa_mask);
 	if (sigaction(CYCLE_IMPL_TRAP_SIGNAL, &sa, &g->previous) == 0)
 		g->handler_installed = 1;
@@ -763,9 +804,12 @@ __attribute__((weak)) void cycle_impl_on_trap(int sig, siginfo_t *info,
 			   p->sa_handler != SIG_IGN) {
 			p->sa_handler(sig);
 		} else {
-			/* Default action: re-executing the instruction on
-			 * return kills the process as it would have. */
+			/* Default action: a fault re-executes on return and
+			 * kills the process as it would have; a signal that
+			 * was sent is sent again, delivered after we return. */
 			signal(sig, SIG_DFL);
+			if (info->si_code <= 0)
+				raise(sig);
 		}
 		errno = saved_errno;
 		return;
@@ -787,6 +831,7 @@ __attribute__((weak)) void cycle_impl_on_trap(int sig, siginfo_t *info,
 					next, 0, __ATOMIC_ACQ_REL,
 					__ATOMIC_ACQUIRE)) {
 				active = next;
+				g->status[index] = CYCLE_IMPL_TRAPS;
 				__atomic_store_n(&g->mode, CYCLE_IMPL_SLOW,
 						 __ATOMIC_RELEASE);
 				if (g->debug) {

@@ -1,0 +1,109 @@
+# serial 1
+# cycle_counters.m4: configure options that choose the first cycle counter to try.
+# SPDX-License-Identifier: MIT
+#
+# CYCLE_ARG_COUNTERS
+# ------------------
+# Adds the options below, checks that the compiler targets a CPU that has the
+# counter asked for (an impossible choice stops configure, naming the host),
+# and defines in config.h the macro that cycle/cycle.h reads:
+#
+#   --enable-armv8-pmccntr       HAVE_ARMV8_PMCCNTR_EL0   aarch64
+#   --enable-armv8-pmccntr-el0   HAVE_ARMV8_PMCCNTR_EL0   aarch64 (FFTW's name)
+#   --enable-armv8-cntvct-el0    HAVE_ARMV8_CNTVCT_EL0    aarch64 (FFTW's name)
+#   --enable-armv7a-pmccntr      HAVE_ARMV7A_PMCCNTR      32-bit ARMv7-A or later
+#   --enable-armv7a-cntvct       HAVE_ARMV7A_CNTVCT       32-bit ARMv7-A or later
+#
+# Sets and substitutes CYCLE_COUNTER_CHAIN, the chain cycle.h will walk on
+# this host ("PMCCNTR_EL0 -> CNTVCT_EL0 -> clock_gettime"), for a summary.
+# Needs AC_CANONICAL_HOST and a C compiler (AC_PROG_CC) before it.  Copy this
+# file into your m4/ directory and call CYCLE_ARG_COUNTERS from configure.ac.
+
+AC_DEFUN([_CYCLE_ARG_ONE],
+[AC_ARG_ENABLE([$1],
+  [AS_HELP_STRING([--enable-$1], [$2 (see PERFORMANCE_COUNTERS.md)])],
+  [AS_CASE([$enableval], [yes|no], [],
+    [AC_MSG_ERROR([--enable-$1 takes no value, got '$enableval'])])],
+  [enable_[]m4_translit([$1], [-], [_])=no])])
+
+# _CYCLE_REQUIRE_TARGET(OPTION, DESCRIPTION, PREPROCESSOR-TEST)
+# Stops configure when the compiler's target fails PREPROCESSOR-TEST.
+AC_DEFUN([_CYCLE_REQUIRE_TARGET],
+[AC_MSG_CHECKING([whether $host can use $1])
+AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[#if !($3)
+#error not this target
+#endif]], [[]])],
+  [AC_MSG_RESULT([yes])],
+  [AC_MSG_RESULT([no])
+   AC_MSG_ERROR([$1 needs $2, but the compiler ($CC) targets $host])])])
+
+AC_DEFUN([CYCLE_ARG_COUNTERS],
+[AC_REQUIRE([AC_CANONICAL_HOST])dnl
+AC_REQUIRE([AC_PROG_CC])dnl
+_CYCLE_ARG_ONE([armv8-pmccntr],
+  [try the ARMv8 PMU cycle counter PMCCNTR_EL0 first])
+_CYCLE_ARG_ONE([armv8-pmccntr-el0], [same as --enable-armv8-pmccntr])
+_CYCLE_ARG_ONE([armv8-cntvct-el0],
+  [try the ARMv8 generic timer CNTVCT_EL0 first (the default on aarch64)])
+_CYCLE_ARG_ONE([armv7a-pmccntr],
+  [try the ARMv7-A PMU cycle counter PMCCNTR first])
+_CYCLE_ARG_ONE([armv7a-cntvct],
+  [try the ARMv7-A generic timer CNTVCT first (the default on ARMv7-A)])
+
+m4_define([_CYCLE_AARCH64], [defined(__aarch64__)])
+m4_define([_CYCLE_ARMV7A], [defined(__arm__) && defined(__ARM_ARCH) && __ARM_ARCH >= 7 && (!defined(__ARM_ARCH_PROFILE) || __ARM_ARCH_PROFILE == 'A')])
+
+AS_IF([test "x$enable_armv8_pmccntr" = xyes || test "x$enable_armv8_pmccntr_el0" = xyes],
+  [_CYCLE_REQUIRE_TARGET([--enable-armv8-pmccntr], [an aarch64 compiler],
+     [_CYCLE_AARCH64])
+   AC_DEFINE([HAVE_ARMV8_PMCCNTR_EL0], [1],
+     [Define to try the ARMv8 PMCCNTR_EL0 cycle counter first.])])
+AS_IF([test "x$enable_armv8_cntvct_el0" = xyes],
+  [_CYCLE_REQUIRE_TARGET([--enable-armv8-cntvct-el0], [an aarch64 compiler],
+     [_CYCLE_AARCH64])
+   AC_DEFINE([HAVE_ARMV8_CNTVCT_EL0], [1],
+     [Define to try the ARMv8 CNTVCT_EL0 generic timer first.])])
+AS_IF([test "x$enable_armv7a_pmccntr" = xyes],
+  [_CYCLE_REQUIRE_TARGET([--enable-armv7a-pmccntr],
+     [a 32-bit ARM compiler targeting ARMv7-A or later], [_CYCLE_ARMV7A])
+   AC_DEFINE([HAVE_ARMV7A_PMCCNTR], [1],
+     [Define to try the ARMv7-A PMCCNTR cycle counter first.])])
+AS_IF([test "x$enable_armv7a_cntvct" = xyes],
+  [_CYCLE_REQUIRE_TARGET([--enable-armv7a-cntvct],
+     [a 32-bit ARM compiler targeting ARMv7-A or later], [_CYCLE_ARMV7A])
+   AC_DEFINE([HAVE_ARMV7A_CNTVCT], [1],
+     [Define to try the ARMv7-A CNTVCT generic timer first.])])
+
+# The chain cycle.h walks on this host, for the summary.
+AC_MSG_CHECKING([which counters cycle.h will try])
+AC_COMPUTE_INT([cycle_port], [CYCLE_PORT_GUESS], [[
+#if ]_CYCLE_AARCH64[
+#define CYCLE_PORT_GUESS 1
+#elif ]_CYCLE_ARMV7A[
+#define CYCLE_PORT_GUESS 2
+#elif defined(__x86_64__) || defined(__i386__)
+#define CYCLE_PORT_GUESS 3
+#elif defined(__riscv) && __riscv_xlen == 64
+#define CYCLE_PORT_GUESS 4
+#elif defined(__powerpc__) || defined(__ppc__)
+#define CYCLE_PORT_GUESS 5
+#elif defined(__s390x__)
+#define CYCLE_PORT_GUESS 6
+#else
+#define CYCLE_PORT_GUESS 0
+#endif]], [cycle_port=0])
+AS_CASE([$cycle_port],
+  [1], [AS_IF([test "x$enable_armv8_pmccntr" = xyes || test "x$enable_armv8_pmccntr_el0" = xyes],
+         [CYCLE_COUNTER_CHAIN="PMCCNTR_EL0 -> CNTVCT_EL0 -> clock_gettime"],
+         [CYCLE_COUNTER_CHAIN="CNTVCT_EL0 -> clock_gettime"])],
+  [2], [AS_IF([test "x$enable_armv7a_pmccntr" = xyes],
+         [CYCLE_COUNTER_CHAIN="PMCCNTR -> CNTVCT -> clock_gettime"],
+         [CYCLE_COUNTER_CHAIN="CNTVCT -> clock_gettime"])],
+  [3], [CYCLE_COUNTER_CHAIN="rdtsc -> clock_gettime"],
+  [4], [CYCLE_COUNTER_CHAIN="rdcycle -> rdtime -> clock_gettime"],
+  [5], [CYCLE_COUNTER_CHAIN="mftb -> clock_gettime"],
+  [6], [CYCLE_COUNTER_CHAIN="stckf -> clock_gettime"],
+  [CYCLE_COUNTER_CHAIN="clock_gettime"])
+AC_MSG_RESULT([$CYCLE_COUNTER_CHAIN])
+AC_SUBST([CYCLE_COUNTER_CHAIN])
+])

@@ -1,0 +1,82 @@
+#!/bin/sh
+# cycle-probe-t: cycle-probe's report, its JSON, its exit codes and its errors.
+# SPDX-License-Identifier: MIT
+#
+# Runs the probe through $TEST_EMULATOR in a cross build.  CYCLE_TEST_EXPECT,
+# when set, is the counter this machine must select.
+set -u
+
+probe="${top_builddir:-.}/cycle/cycle-probe"
+run() { ${TEST_EMULATOR:-} "$probe" "$@"; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0
+failed=0
+ok() {
+	n=$((n + 1))
+	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else
+		echo "not ok $n - $2"; failed=1
+		sed 's/^/# /' "$tmp/err" 2>/dev/null | head -5
+	fi
+}
+lines() { wc -l <"$1" | tr -d ' '; }
+
+echo "1..14"
+[ -x "$probe" ] || { echo "Bail out! $probe was not built"; exit 1; }
+
+run --version >"$tmp/out" 2>"$tmp/err"
+ok $? "--version exits 0 ($(head -1 "$tmp/out"))"
+run --help >"$tmp/out" 2>"$tmp/err"
+rc=$?
+grep -q -- --json "$tmp/out"
+ok $((rc + $?)) "--help exits 0 and documents --json"
+
+run --no-such-option >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ "$rc" -eq 2 ] && [ "$(lines "$tmp/err")" -eq 1 ]
+ok $? "an unknown option: exit 2 ($rc) and one line on stderr"
+run --cpu 4096 >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ "$rc" -eq 2 ] && [ "$(lines "$tmp/err")" -eq 1 ] && grep -q 4096 "$tmp/err"
+ok $? "a CPU that does not exist: exit 2 ($rc), named on stderr"
+run --cpu 0-x >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ "$rc" -eq 2 ] && [ "$(lines "$tmp/err")" -eq 1 ]
+ok $? "a malformed CPU list: exit 2 ($rc)"
+
+start=$(date +%s%N)
+run >"$tmp/text" 2>"$tmp/err"
+text_rc=$?
+end=$(date +%s%N)
+[ "$text_rc" -le 1 ] && grep -q '^selected: ' "$tmp/text"
+ok $? "the report runs (exit $text_rc) and says what is selected"
+sed 's/^/# /' "$tmp/text"
+echo "# report took $(((end - start) / 1000000)) ms"
+
+run --json >"$tmp/json" 2>"$tmp/err"
+json_rc=$?
+[ "$json_rc" -le 1 ]
+ok $? "--json runs (exit $json_rc)"
+check() { # check PYTHON-EXPRESSION DESCRIPTION: j is the parsed report
+	python3 -c "import json,sys; j=json.load(open(sys.argv[1])); sys.exit(0 if ($1) else 1)" "$tmp/json" 2>"$tmp/err"
+	ok $? "$2"
+}
+check "True" "the JSON parses"
+check "isinstance(j['arch'], str) and isinstance(j['selected'], str) and all(isinstance(c['name'], str) and c['status'] in ('available','traps','frozen','absent') and (c['hz'] is None or c['hz'] >= 0) for c in j['counters'])" \
+	"it has arch, selected, and counters with name, status and hz"
+check "any(c['name'] == j['selected'] and c['status'] == 'available' for c in j['counters']) or j['selected'] == 'clock_gettime'" \
+	"the selected counter is one the probe found available"
+want=0
+python3 -c "import json,sys; j=json.load(open(sys.argv[1])); sys.exit(0 if [c for c in j['counters'] if c['name']==j['configured']][0]['status']=='available' else 1)" "$tmp/json" 2>/dev/null || want=1
+[ "$json_rc" -eq "$want" ] && [ "$text_rc" -eq "$want" ]
+ok $? "exit status is $want: 0 only when the configured counter is usable"
+if [ -n "${CYCLE_TEST_EXPECT:-}" ]; then
+	check "j['selected'] == '$CYCLE_TEST_EXPECT'" "selected is $CYCLE_TEST_EXPECT"
+else
+	n=$((n + 1)); echo "ok $n # SKIP CYCLE_TEST_EXPECT not set"
+fi
+online=$(getconf _NPROCESSORS_ONLN)
+check "len(j['cpus']) == $online" "every online CPU is probed ($online)"
+run --json --cpu 0 >"$tmp/json" 2>"$tmp/err"
+check "[c['cpu'] for c in j['cpus']] == [0]" "--cpu 0 probes CPU 0 only"
+exit $failed

@@ -1,0 +1,89 @@
+/* engine-test.h: drive cycle.h's engine into states an emulator cannot reach.
+ * SPDX-License-Identifier: MIT
+ *
+ * Under qemu user mode the PMU counters always trap, so the path where access
+ * is granted at the choice and revoked later cannot happen by itself.
+ * pretend_granted() sets the engine up exactly as its choice would have on a
+ * machine where the counter worked (the rest of the chain calibrated, the trap
+ * guard installed), so that the next real read traps for real and goes
+ * through the real handler.  Also: a genuine fault of the kind the guard
+ * watches, and a fork helper that reports how a child ended.
+ */
+#ifndef ENGINE_TEST_H
+#define ENGINE_TEST_H
+
+#include <signal.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cycle.h"
+
+/* The value the granted counter "last read" before the revocation. */
+#define PRETEND_LAST_READING ((ticks)123456789)
+
+static inline void pretend_granted(int index)
+{
+	struct cycle_impl_state *g = &cycle_impl_global;
+	int i;
+
+	(void)getticks(); /* let the real choice run first */
+	g->status[index] = CYCLE_IMPL_AVAILABLE;
+	g->hz[index] = 1e9;
+	g->chosen = index;
+	g->narrow = CYCLE_IMPL_NARROW(index);
+	for (i = index + 1; i < CYCLE_IMPL_NCOUNTERS; i++) {
+		if (g->status[i] != CYCLE_IMPL_AVAILABLE)
+			continue;
+		g->conv[i].origin = cycle_impl_read(i);
+		g->conv[i].base = PRETEND_LAST_READING -
+			(g->narrow ? (ticks)1 << 30 : (ticks)1 << 62);
+		g->conv[i].scale = g->hz[index] / g->hz[i];
+	}
+	g->guarded = 1;
+	cycle_impl_install_handler();
+	__atomic_store_n(&g->active, index, __ATOMIC_RELEASE);
+	__atomic_store_n(&g->mode, index == CYCLE_IMPL_CONFIGURED ?
+			 CYCLE_IMPL_FAST : CYCLE_IMPL_SLOW, __ATOMIC_RELEASE);
+}
+
+/* A fault that is not a counter read, of the signal the guard handles. */
+static inline void genuine_fault(void)
+{
+#if CYCLE_IMPL_TRAP_SIGNAL == SIGSEGV
+	*(volatile int *)(uintptr_t)8 = 1;
+#elif defined(__aarch64__)
+	__asm__ __volatile__(".inst 0x00000000"); /* udf #0 */
+#elif defined(__arm__) && defined(__thumb__)
+	__asm__ __volatile__(".inst.n 0xde00"); /* udf #0 */
+#elif defined(__arm__)
+	__asm__ __volatile__(".inst 0xe7f000f0"); /* udf #0 */
+#elif defined(__riscv)
+	__asm__ __volatile__(".4byte 0"); /* all zeros: illegal */
+#else
+	raise(SIGILL);
+#endif
+}
+
+/* Run fn in a child; return its exit status, or 1000 + the killing signal. */
+static inline int in_child(void (*fn)(void))
+{
+	pid_t pid;
+	int status;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		fn();
+		_exit(0);
+	}
+	if (waitpid(pid, &status, 0) != pid)
+		return -1;
+	if (WIFSIGNALED(status))
+		return 1000 + WTERMSIG(status);
+	return WEXITSTATUS(status);
+}
+
+#endif /* ENGINE_TEST_H */

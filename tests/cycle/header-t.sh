@@ -1,0 +1,91 @@
+#!/bin/sh
+# header-t: cycle.h compiles without warnings in every language mode, and adds
+# no names outside its own prefix besides cycle.h's classic API.
+# SPDX-License-Identifier: MIT
+#
+# Uses $CC and $CXX (the build's, so a cross build checks the cross compiler)
+# and clang for the same target when it is installed.
+set -u
+
+src=${top_srcdir:-.}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0
+failed=0
+
+ok() { # ok CONDITION-STATUS DESCRIPTION
+	n=$((n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+		failed=1
+		sed 's/^/# /' "$tmp/log" 2>/dev/null | head -20
+	fi
+}
+
+printf '#include "cycle.h"\nint main(void) { ticks t = getticks(); return elapsed(getticks(), t) < 0; }\n' \
+	>"$tmp/use.c"
+cp "$tmp/use.c" "$tmp/use.cc"
+
+# The flags FFTW's configure could pass, one at a time.
+flags="-DHAVE_ARMV8_PMCCNTR_EL0 -DHAVE_ARMV8_CNTVCT_EL0 -DHAVE_ARMV7A_PMCCNTR -DHAVE_ARMV7A_CNTVCT"
+
+compilers="${CC:-cc}"
+target=$(${CC:-cc} -dumpmachine 2>/dev/null)
+if command -v clang >/dev/null 2>&1 && clang --target="$target" -c -o "$tmp/x.o" "$tmp/use.c" -I"$src/cycle" 2>/dev/null; then
+	compilers="$compilers|clang --target=$target"
+fi
+cxx="${CXX:-c++}"
+
+echo "1..23"
+IFS='|'
+for cc in $compilers; do
+	unset IFS
+	for std in "-std=c99 -D_POSIX_C_SOURCE=200809L" -std=gnu99 -std=c11 "-std=c11 -D_GNU_SOURCE" -std=c17 -std=c99; do
+		# shellcheck disable=SC2086
+		$cc $std -Wall -Wextra -Werror -O2 -I"$src/cycle" -c "$tmp/use.c" -o "$tmp/use.o" >"$tmp/log" 2>&1
+		ok $? "$cc $std: no warnings"
+	done
+	IFS='|'
+done
+unset IFS
+# Pad the plan when clang is absent, so the count stays fixed.
+case $compilers in *clang*) ;; *)
+	for i in 1 2 3 4 5 6; do n=$((n + 1)); echo "ok $n # SKIP clang cannot target $target here"; done ;;
+esac
+
+for std in -std=c++11 -std=c++17; do
+	$cxx $std -Wall -Wextra -Werror -O2 -I"$src/cycle" -c "$tmp/use.cc" -o "$tmp/use.o" >"$tmp/log" 2>&1
+	ok $? "$cxx $std: no warnings"
+done
+for f in $flags; do
+	${CC:-cc} -Wall -Wextra -Werror -O2 -I"$src/cycle" "$f" -c "$tmp/use.c" -o "$tmp/use.o" >"$tmp/log" 2>&1
+	ok $? "$f: no warnings"
+done
+for f in -DHAVE_ARMV8_PMCCNTR_EL0 -DHAVE_ARMV7A_PMCCNTR; do
+	$cxx -Wall -Wextra -Werror -O2 -I"$src/cycle" "$f" -c "$tmp/use.cc" -o "$tmp/use.o" >"$tmp/log" 2>&1
+	ok $? "C++ $f: no warnings"
+done
+
+# Exported symbols: only cycle_* (getticks and elapsed are static inline).
+${CC:-cc} -O2 -I"$src/cycle" -c "$tmp/use.c" -o "$tmp/use.o" 2>"$tmp/log"
+nm -g --defined-only "$tmp/use.o" 2>/dev/null | awk '{print $NF}' | grep -v '^main$' >"$tmp/syms"
+grep -v '^cycle_' "$tmp/syms" >"$tmp/log"
+[ -s "$tmp/syms" ] && ! [ -s "$tmp/log" ]
+ok $? "exported symbols all start with cycle_ ($(tr '\n' ' ' <"$tmp/syms"))"
+
+# Macros: everything cycle.h defines beyond what its system headers define.
+printf '#include <stdint.h>\n#include <time.h>\n#include <errno.h>\n#include <sched.h>\n#include <signal.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n#include <ucontext.h>\n#include <unistd.h>\n' >"$tmp/sys.c"
+${CC:-cc} -dM -E "$tmp/sys.c" | awk '{print $2}' | sed 's/(.*//' | sort -u >"$tmp/sys.macros"
+${CC:-cc} -dM -E -I"$src/cycle" "$tmp/use.c" | awk '{print $2}' | sed 's/(.*//' | sort -u >"$tmp/all.macros"
+comm -13 "$tmp/sys.macros" "$tmp/all.macros" | grep -v '^CYCLE_\|^HAVE_TICK_COUNTER$' >"$tmp/log"
+! [ -s "$tmp/log" ]
+ok $? "defined macros all start with CYCLE_ (or are HAVE_TICK_COUNTER)"
+
+# The header alone, with nothing before it, in two units of one program.
+printf '#include "cycle.h"\nticks other(void) { return getticks(); }\n' >"$tmp/other.c"
+printf '#include "cycle.h"\nticks other(void);\nint main(void) { return elapsed(other(), getticks()) > 0 ? 0 : 0; }\n' >"$tmp/main.c"
+${CC:-cc} -Wall -Wextra -Werror -I"$src/cycle" "$tmp/main.c" "$tmp/other.c" -o "$tmp/two" >"$tmp/log" 2>&1
+ok $? "two translation units including cycle.h link together"
+exit $failed

@@ -1,0 +1,89 @@
+/* sigill-t: the program's own signal handling survives cycle.h.
+ * SPDX-License-Identifier: MIT
+ *
+ * The guard handles the signal a counter read raises (SIGILL on ARM and
+ * RISC-V, SIGSEGV on x86).  Faults that are not counter reads must reach the
+ * program's handler, or kill the process as before when it has none.
+ */
+#include <setjmp.h>
+
+#include "engine-test.h"
+#include "tap/basic.h"
+
+static sigjmp_buf escape;
+static volatile sig_atomic_t caught;
+
+static void program_handler(int sig)
+{
+	(void)sig;
+	caught++;
+	siglongjmp(escape, 1);
+}
+
+static void fault_unhandled(void)
+{
+	(void)getticks();
+	genuine_fault();
+}
+
+static void fault_unhandled_guarded(void)
+{
+	pretend_granted(0);
+	genuine_fault();
+}
+
+static void raise_guarded(void)
+{
+	pretend_granted(0);
+	raise(CYCLE_IMPL_TRAP_SIGNAL);
+}
+
+int main(void)
+{
+	struct sigaction sa, now;
+	int sig = CYCLE_IMPL_TRAP_SIGNAL, status;
+
+#if !defined(CYCLE_IMPL_ENGINE) || CYCLE_IMPL_TRAP_SIGNAL == 0
+	tap_skip_all("no counter here can trap");
+#endif
+	tap_plan(8);
+
+	status = in_child(fault_unhandled);
+	tap_ok(status == 1000 + sig,
+	       "a genuine fault still kills a program without a handler (%d)",
+	       status);
+	status = in_child(fault_unhandled_guarded);
+	tap_ok(status == 1000 + sig,
+	       "... also while the trap guard is installed (%d)", status);
+	status = in_child(raise_guarded);
+	tap_ok(status == 1000 + sig,
+	       "... and a raised signal is not taken for a counter read (%d)",
+	       status);
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = program_handler;
+	sigemptyset(&sa.sa_mask);
+	sigaction(sig, &sa, NULL);
+
+	(void)getticks(); /* the choice probes, possibly trapping */
+	tap_ok(caught == 0, "the choice's probe reads never reach the program");
+	sigaction(sig, NULL, &now);
+	if (cycle_impl_global.guarded)
+		tap_ok(now.sa_sigaction == cycle_impl_on_trap,
+		       "the guard stays for a revocable counter");
+	else
+		tap_ok(!(now.sa_flags & SA_SIGINFO) &&
+		       now.sa_handler == program_handler,
+		       "the program's handler is back after the choice");
+	if (sigsetjmp(escape, 1) == 0)
+		genuine_fault();
+	tap_ok(caught == 1, "a genuine fault reaches the program's handler");
+
+	pretend_granted(0); /* guard installed over the program's handler */
+	(void)getticks();   /* traps under emulation: completed, not passed */
+	tap_ok(caught == 1, "a trapping counter read does not reach it");
+	if (sigsetjmp(escape, 1) == 0)
+		genuine_fault();
+	tap_ok(caught == 2, "a genuine fault still reaches it through the guard");
+	return tap_done();
+}
