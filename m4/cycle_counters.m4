@@ -50,36 +50,36 @@ _CYCLE_ARG_ONE([armv7a-pmccntr],
 _CYCLE_ARG_ONE([armv7a-cntvct],
   [try the ARMv7-A generic timer CNTVCT first (the default on ARMv7-A)])
 
-m4_define([_CYCLE_AARCH64], [defined(__aarch64__)])
-m4_define([_CYCLE_ARMV7A], [defined(__arm__) && defined(__ARM_ARCH) && __ARM_ARCH >= 7 && (!defined(__ARM_ARCH_PROFILE) || __ARM_ARCH_PROFILE == 'A')])
-
 AS_IF([test "x$enable_armv8_pmccntr" = xyes || test "x$enable_armv8_pmccntr_el0" = xyes],
-  [_CYCLE_REQUIRE_TARGET([--enable-armv8-pmccntr], [an aarch64 compiler],
-     [_CYCLE_AARCH64])
+  [AS_IF([test "x$enable_armv8_pmccntr" = xyes],
+     [cycle_option=--enable-armv8-pmccntr],
+     [cycle_option=--enable-armv8-pmccntr-el0])
+   _CYCLE_REQUIRE_TARGET([$cycle_option], [an aarch64 compiler],
+     [defined(__aarch64__)])
    AC_DEFINE([HAVE_ARMV8_PMCCNTR_EL0], [1],
      [Define to try the ARMv8 PMCCNTR_EL0 cycle counter first.])])
 AS_IF([test "x$enable_armv8_cntvct_el0" = xyes],
   [_CYCLE_REQUIRE_TARGET([--enable-armv8-cntvct-el0], [an aarch64 compiler],
-     [_CYCLE_AARCH64])
+     [defined(__aarch64__)])
    AC_DEFINE([HAVE_ARMV8_CNTVCT_EL0], [1],
      [Define to try the ARMv8 CNTVCT_EL0 generic timer first.])])
 AS_IF([test "x$enable_armv7a_pmccntr" = xyes],
   [_CYCLE_REQUIRE_TARGET([--enable-armv7a-pmccntr],
-     [a 32-bit ARM compiler targeting ARMv7-A or later], [_CYCLE_ARMV7A])
+     [a 32-bit ARM compiler targeting ARMv7-A or later], [defined(__arm__) && defined(__ARM_ARCH) && __ARM_ARCH >= 7 && (!defined(__ARM_ARCH_PROFILE) || __ARM_ARCH_PROFILE == 'A')])
    AC_DEFINE([HAVE_ARMV7A_PMCCNTR], [1],
      [Define to try the ARMv7-A PMCCNTR cycle counter first.])])
 AS_IF([test "x$enable_armv7a_cntvct" = xyes],
   [_CYCLE_REQUIRE_TARGET([--enable-armv7a-cntvct],
-     [a 32-bit ARM compiler targeting ARMv7-A or later], [_CYCLE_ARMV7A])
+     [a 32-bit ARM compiler targeting ARMv7-A or later], [defined(__arm__) && defined(__ARM_ARCH) && __ARM_ARCH >= 7 && (!defined(__ARM_ARCH_PROFILE) || __ARM_ARCH_PROFILE == 'A')])
    AC_DEFINE([HAVE_ARMV7A_CNTVCT], [1],
      [Define to try the ARMv7-A CNTVCT generic timer first.])])
 
 # The chain cycle.h walks on this host, for the summary.
 AC_MSG_CHECKING([which counters cycle.h will try])
 AC_COMPUTE_INT([cycle_port], [CYCLE_PORT_GUESS], [[
-#if ]_CYCLE_AARCH64[
+#if defined(__aarch64__)
 #define CYCLE_PORT_GUESS 1
-#elif ]_CYCLE_ARMV7A[
+#elif defined(__arm__) && defined(__ARM_ARCH) && __ARM_ARCH >= 7 && (!defined(__ARM_ARCH_PROFILE) || __ARM_ARCH_PROFILE == 'A')
 #define CYCLE_PORT_GUESS 2
 #elif defined(__x86_64__) || defined(__i386__)
 #define CYCLE_PORT_GUESS 3

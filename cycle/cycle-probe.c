@@ -1,0 +1,925 @@
+/* cycle-probe.c: tells whether each cycle counter is usable on every CPU.
+ * SPDX-License-Identifier: MIT
+ * Copyright (c) 2026 the safecycle contributors
+ *
+ * Usage: cycle-probe [--json] [--cpu LIST] [--help] [--version]
+ *
+ * For every counter of cycle.h's fallback chain (clock_gettime included) and
+ * every online CPU (the probe pins itself to each in turn, because access to
+ * the PMU is granted and revoked per CPU, and big.LITTLE cores differ), it
+ * reports whether the counter reads, traps or is frozen, its nominal and
+ * measured rate, the smallest step between two reads, the cost of a read and
+ * whether two consecutive reads ever went backwards.  Then it names the
+ * counter the build asked for, the one getticks() picks in an ordinary
+ * process, and what to do when the one asked for is unusable.
+ *
+ * Exit status: 0 when the configured counter is usable on every probed CPU,
+ * 1 when only a fallback is (or this build has no run-time engine), 2 on a
+ * usage error.
+ */
+#define _GNU_SOURCE 1 /* sched_setaffinity, CPU_SET */
+
+#ifdef HAVE_CONFIG_H
+#include <config.h>
+#endif
+
+#include "cycle.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#ifndef PACKAGE_VERSION
+#define PACKAGE_VERSION "0.1.0"
+#endif
+
+static const char usage_text[] =
+	"Usage: cycle-probe [--json] [--cpu LIST] [--help] [--version]\n"
+	"Probe each cycle counter of this machine on every online CPU:\n"
+	"whether it reads, traps or is frozen, its nominal and measured rate,\n"
+	"its smallest step, the cost of one read, and whether it went\n"
+	"backwards; then name the configured counter, the one getticks()\n"
+	"selects, and what to do when the configured one is unusable.\n"
+	"\n"
+	"  --json       print one JSON object instead of a table\n"
+	"  --cpu LIST   probe only these CPUs, e.g. 0  0-2  1,3\n"
+	"  --help       print this help and exit\n"
+	"  --version    print the version and exit\n"
+	"\n"
+	"Exit status: 0 configured counter usable on every probed CPU,\n"
+	"1 only a fallback is usable, 2 usage error.\n";
+
+#ifndef CYCLE_IMPL_ENGINE
+
+/* Without cycle.h's engine (not Linux, or no GCC-compatible compiler) there
+ * is no trap handler, so probing a counter could kill the process. */
+int main(int argc, char **argv)
+{
+	if (argc == 2 && strcmp(argv[1], "--help") == 0) {
+		fputs(usage_text, stdout);
+		return 0;
+	}
+	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
+		printf("cycle-probe %s\n", PACKAGE_VERSION);
+		return 0;
+	}
+	fputs("cycle-probe: this build of cycle.h has no run-time engine "
+	      "(it needs Linux and GCC or Clang); nothing to probe\n", stderr);
+	return 1;
+}
+
+#else /* CYCLE_IMPL_ENGINE */
+
+#include <errno.h>
+#include <math.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+/* How long each counter is watched on each CPU.  The rate and the steps come
+ * from one window, the cost of a read from a second, shorter one; together
+ * about 26 ms, so two CPUs with two counters stay well under a second. */
+#define WINDOW_NS 20000000ull
+#define COST_WINDOW_NS 5000000ull
+#define WARMUP_NS 1000000ull
+#define BATCH 64         /* consecutive reads compared for steps */
+#define COST_BATCH 256   /* reads timed as one group */
+
+/* Counters of the architecture that this build has no instruction for: a
+ * 32-bit ARM build for ARMv6 or older cannot read the ARMv7 counters even
+ * when the CPU has them.  Shown as "absent" so the reason is visible. */
+#if CYCLE_IMPL_NHW == 0 && defined(__arm__)
+static const char *const absent_names[] = {"PMCCNTR", "CNTVCT"};
+#define NABSENT 2
+#else
+static const char *const absent_names[] = {""};
+#define NABSENT 0
+#endif
+
+#define NROWS (NABSENT + CYCLE_IMPL_NCOUNTERS)
+
+/* The row of the counter the build asked for.  An ARMv6 build configured
+ * for an ARMv7 counter asked for one it cannot have: that is the answer. */
+#if NABSENT && defined(HAVE_ARMV7A_PMCCNTR)
+#define CONFIGURED_ROW 0
+#elif NABSENT && defined(HAVE_ARMV7A_CNTVCT)
+#define CONFIGURED_ROW 1
+#else
+#define CONFIGURED_ROW (NABSENT + CYCLE_IMPL_CONFIGURED)
+#endif
+
+/* Worst last: the aggregate over CPUs is the worst status seen. */
+enum status { ST_AVAILABLE, ST_FROZEN, ST_TRAPS, ST_ABSENT };
+static const char *const status_names[] = {
+	"available", "frozen", "traps", "absent"
+};
+
+struct result {
+	enum status status;
+	double hz;          /* measured against the clock; <0 unknown */
+	double nominal_hz;  /* CNTFRQ and the like; <=0 unknown */
+	uint64_t min_step;  /* smallest nonzero step; 0 none seen */
+	double ns_per_read; /* <0 unknown */
+	long backwards;     /* consecutive reads that went back; <0 unknown */
+};
+
+struct options {
+	int json;
+	int explicit_cpus;
+	cpu_set_t cpus;
+};
+
+static const char *arch_name(void)
+{
+#if defined(__aarch64__) && defined(__AARCH64EB__)
+	return "aarch64_be";
+#elif defined(__aarch64__)
+	return "aarch64";
+#elif defined(__arm__) && defined(__ARM_ARCH) && __ARM_ARCH >= 8
+	return "armv8";
+#elif defined(__arm__) && defined(__ARM_ARCH) && __ARM_ARCH == 7
+	return "armv7";
+#elif defined(__arm__) && defined(__ARM_ARCH) && __ARM_ARCH == 6
+	return "armv6";
+#elif defined(__arm__)
+	return "arm";
+#elif defined(__x86_64__) && defined(__ILP32__)
+	return "x32";
+#elif defined(__x86_64__)
+	return "x86_64";
+#elif defined(__i686__)
+	return "i686";
+#elif defined(__i386__)
+	return "i386";
+#elif defined(__riscv) && __riscv_xlen == 64
+	return "riscv64";
+#elif defined(__riscv)
+	return "riscv32";
+#elif defined(__powerpc64__) && defined(__LITTLE_ENDIAN__)
+	return "ppc64le";
+#elif defined(__powerpc64__)
+	return "ppc64";
+#elif defined(__powerpc__)
+	return "ppc";
+#elif defined(__s390x__)
+	return "s390x";
+#elif defined(__mips__) && defined(__mips64) && defined(__MIPSEL__)
+	return "mips64el";
+#elif defined(__mips__) && defined(__mips64)
+	return "mips64";
+#elif defined(__mips__)
+	return "mips";
+#elif defined(__loongarch64)
+	return "loongarch64";
+#else
+	return "unknown";
+#endif
+}
+
+/* Row r of the report: absent counters first, then the engine's chain. */
+static const char *row_name(int r)
+{
+	return r < NABSENT ? absent_names[r] : cycle_impl_name(r - NABSENT);
+}
+
+/* --- CPU lists: "0", "0-2", "1,3" ------------------------------------- */
+
+/* Parses a kernel-style CPU list into set; returns 1, 0 if malformed, or
+ * -1 with *beyond set if it names a CPU too large for a cpu_set_t. */
+static int parse_cpu_list(const char *s, cpu_set_t *set, unsigned long *beyond)
+{
+	CPU_ZERO(set);
+	for (;;) {
+		char *end;
+		unsigned long lo, hi, c;
+
+		if (*s < '0' || *s > '9')
+			return 0;
+		errno = 0;
+		lo = strtoul(s, &end, 10);
+		hi = lo;
+		s = end;
+		if (*s == '-') {
+			s++;
+			if (*s < '0' || *s > '9')
+				return 0;
+			hi = strtoul(s, &end, 10);
+			s = end;
+		}
+		if (errno || hi < lo)
+			return 0;
+		/* Kept so that the caller names the first CPU missing. */
+		for (c = lo; c <= hi && c < CPU_SETSIZE; c++)
+			CPU_SET(c, set);
+		if (hi >= CPU_SETSIZE) {
+			*beyond = lo >= CPU_SETSIZE ? lo : CPU_SETSIZE;
+			return -1;
+		}
+		if (*s == '\0' || *s == '\n')
+			return 1;
+		if (*s++ != ',')
+			return 0;
+	}
+}
+
+/* Writes set as a compact list ("0-3,6") into buf. */
+static void format_cpu_list(const cpu_set_t *set, char *buf, size_t size)
+{
+	size_t n = 0;
+	int c = 0;
+
+	buf[0] = '\0';
+	while (c < CPU_SETSIZE && n < size) {
+		int start;
+
+		if (!CPU_ISSET(c, set)) {
+			c++;
+			continue;
+		}
+		start = c;
+		while (c + 1 < CPU_SETSIZE && CPU_ISSET(c + 1, set))
+			c++;
+		n += (size_t)snprintf(buf + n, size - n, "%s%d", n ? "," : "",
+				      start);
+		if (c > start && n < size)
+			n += (size_t)snprintf(buf + n, size - n, "-%d", c);
+		c++;
+	}
+}
+
+/* The online CPUs: sysfs knows about hotplug; the affinity mask is the
+ * fallback where /sys is not mounted. */
+static void online_cpus(cpu_set_t *set)
+{
+	FILE *f = fopen("/sys/devices/system/cpu/online", "r");
+	char line[4096];
+	unsigned long beyond;
+	int ok = 0;
+
+	if (f) {
+		ok = fgets(line, sizeof(line), f) &&
+		     parse_cpu_list(line, set, &beyond) == 1;
+		fclose(f);
+	}
+	if (!ok && sched_getaffinity(0, sizeof(*set), set) != 0) {
+		CPU_ZERO(set);
+		CPU_SET(0, set);
+	}
+}
+
+static int cpu_exists(int cpu)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d", cpu);
+	return access(path, F_OK) == 0;
+}
+
+/* --- Command line ------------------------------------------------------ */
+
+static int usage_error(const char *what, const char *arg)
+{
+	fprintf(stderr, "cycle-probe: %s '%s' (try --help)\n", what, arg);
+	return 2;
+}
+
+static int no_such_cpu(unsigned long cpu, const cpu_set_t *online)
+{
+	char list[512];
+
+	format_cpu_list(online, list, sizeof(list));
+	fprintf(stderr, "cycle-probe: CPU %lu %s (online: %s)\n", cpu,
+		cpu < CPU_SETSIZE && cpu_exists((int)cpu) ? "is offline"
+							  : "does not exist",
+		list);
+	return 2;
+}
+
+/* Checks that every requested CPU is online; returns 0 or the exit code. */
+static int check_cpus(const cpu_set_t *want, const cpu_set_t *online)
+{
+	int c;
+
+	for (c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, want) && !CPU_ISSET(c, online))
+			return no_such_cpu((unsigned long)c, online);
+	return 0;
+}
+
+/* Returns -1 to go on, else the exit status. */
+static int parse_options(int argc, char **argv, struct options *o)
+{
+	cpu_set_t online;
+	const char *list = NULL;
+	unsigned long beyond;
+	int i, rc;
+
+	memset(o, 0, sizeof(*o));
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (strcmp(a, "--json") == 0) {
+			o->json = 1;
+		} else if (strcmp(a, "--cpu") == 0) {
+			if (++i == argc) {
+				fputs("cycle-probe: --cpu needs a list, e.g. "
+				      "--cpu 0-1 (try --help)\n", stderr);
+				return 2;
+			}
+			list = argv[i];
+		} else if (strncmp(a, "--cpu=", 6) == 0) {
+			list = a + 6;
+		} else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+			fputs(usage_text, stdout);
+			return 0;
+		} else if (strcmp(a, "--version") == 0) {
+			printf("cycle-probe %s\n", PACKAGE_VERSION);
+			return 0;
+		} else if (a[0] == '-') {
+			return usage_error("unknown option", a);
+		} else {
+			return usage_error("unexpected argument", a);
+		}
+	}
+	online_cpus(&online);
+	if (!list) {
+		o->cpus = online;
+		return -1;
+	}
+	rc = parse_cpu_list(list, &o->cpus, &beyond);
+	if (rc == 0)
+		return usage_error("malformed CPU list", list);
+	o->explicit_cpus = 1;
+	if (check_cpus(&o->cpus, &online))
+		return 2;
+	if (rc < 0)
+		return no_such_cpu(beyond, &online);
+	return -1;
+}
+
+/* --- Measuring one counter on the current CPU ------------------------- */
+
+static uint64_t clock_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CYCLE_IMPL_CLOCK, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Inline where it can be, so that the cost measured is the counter's and
+ * not a function call's. */
+static inline uint64_t read_counter(int i)
+{
+	if (i < CYCLE_IMPL_NHW)
+		return cycle_impl_hw_read(i);
+	return clock_ns();
+}
+
+/* The difference of two readings; ARMv7's PMCCNTR is 32 bits wide. */
+static inline int64_t step_of(int i, uint64_t a, uint64_t b)
+{
+	(void)i; /* CYCLE_IMPL_NARROW() ignores it on most ports */
+	if (CYCLE_IMPL_NARROW(i))
+		return (int32_t)(uint32_t)(b - a);
+	return (int64_t)(b - a);
+}
+
+/* While measuring, a read that traps (access revoked meanwhile) must be
+ * completed by cycle.h's handler and counted, not kill the probe nor make
+ * this process switch counters: hence the handler and the probing flag. */
+struct guard {
+	int had_handler;
+	unsigned traps;
+};
+
+static void guard_begin(struct guard *gd)
+{
+	struct cycle_impl_state *g = &cycle_impl_global;
+
+	gd->had_handler = g->handler_installed;
+	cycle_impl_install_handler();
+	__atomic_store_n(&g->probing, 1, __ATOMIC_SEQ_CST);
+	gd->traps = __atomic_load_n(&g->traps, __ATOMIC_SEQ_CST);
+}
+
+/* Returns 1 if some read trapped since guard_begin(). */
+static int guard_end(const struct guard *gd)
+{
+	struct cycle_impl_state *g = &cycle_impl_global;
+	int trapped = __atomic_load_n(&g->traps, __ATOMIC_SEQ_CST) !=
+		      gd->traps;
+
+	__atomic_store_n(&g->probing, 0, __ATOMIC_SEQ_CST);
+	if (!gd->had_handler)
+		cycle_impl_remove_handler();
+	return trapped;
+}
+
+/* Rate, smallest step and backward steps, over WINDOW_NS of batches of
+ * back-to-back reads. */
+static void measure_steps(int i, struct result *r, uint64_t window_ns)
+{
+	uint64_t buf[BATCH], c0, c1, v0, v1, now;
+	int64_t d;
+	int k;
+
+	r->min_step = 0;
+	r->backwards = 0;
+	/* The clock read on both sides of the counter, so that the cost of
+	 * a read does not bias the rate (it would by ~1e-5 under qemu). */
+	c0 = clock_ns();
+	v0 = read_counter(i);
+	c0 = (c0 + clock_ns()) / 2;
+	do {
+		for (k = 0; k < BATCH; k++)
+			buf[k] = read_counter(i);
+		for (k = 1; k < BATCH; k++) {
+			int64_t step = step_of(i, buf[k - 1], buf[k]);
+
+			if (step < 0)
+				r->backwards++;
+			else if (step > 0 && (r->min_step == 0 ||
+					      (uint64_t)step < r->min_step))
+				r->min_step = (uint64_t)step;
+		}
+		now = clock_ns();
+	} while (now - c0 < window_ns);
+	c1 = clock_ns();
+	v1 = read_counter(i);
+	c1 = (c1 + clock_ns()) / 2;
+	d = step_of(i, v0, v1);
+	r->hz = (double)d * 1e9 / (double)(c1 - c0);
+}
+
+/* The cost of one read: the fastest of many timed groups, so that an
+ * interrupt or a migration inside one group does not count. */
+static double measure_cost(int i)
+{
+	uint64_t start = clock_ns(), sink = 0, t0, t1;
+	double best = -1.0;
+	int k;
+
+	do {
+		t0 = clock_ns();
+		for (k = 0; k < COST_BATCH; k += 4) {
+			sink ^= read_counter(i);
+			sink ^= read_counter(i);
+			sink ^= read_counter(i);
+			sink ^= read_counter(i);
+		}
+		t1 = clock_ns();
+		if (best < 0 || (double)(t1 - t0) < best)
+			best = (double)(t1 - t0);
+	} while (t1 - start < COST_WINDOW_NS);
+	/* Keep the reads of clock_gettime from being optimised away. */
+	__asm__ __volatile__("" : : "r"(sink));
+	return best / COST_BATCH;
+}
+
+static double nominal_hz(int i)
+{
+	if (i == CYCLE_IMPL_CLOCK_INDEX)
+		return 1e9;
+	return cycle_impl_hw_nominal_hz(i);
+}
+
+/* Probes counter i (engine index) on the CPU the probe runs on now. */
+static void probe_counter(int i, struct result *r)
+{
+	struct guard gd;
+	uint64_t v;
+	int trapped;
+
+	r->hz = -1.0;
+	r->nominal_hz = 0.0;
+	r->min_step = 0;
+	r->ns_per_read = -1.0;
+	r->backwards = -1;
+	if (!cycle_impl_try_read(i, &v)) {
+		r->status = ST_TRAPS;
+		return;
+	}
+	guard_begin(&gd);
+	/* CNTFRQ_EL0 is readable exactly when CNTVCT_EL0 is: ask only now. */
+	r->nominal_hz = nominal_hz(i);
+	/* A short first pass pays for cold caches and, under qemu, for
+	 * translating the loop, which would otherwise skew the rate. */
+	measure_steps(i, r, WARMUP_NS);
+	measure_steps(i, r, WINDOW_NS);
+	r->ns_per_read = measure_cost(i);
+	trapped = guard_end(&gd);
+	if (trapped) {
+		/* Access went away while we watched: the numbers are junk. */
+		r->status = ST_TRAPS;
+		r->hz = -1.0;
+		r->min_step = 0;
+		r->ns_per_read = -1.0;
+		r->backwards = -1;
+	} else if (r->hz <= 0.0) {
+		r->status = ST_FROZEN;
+		r->hz = 0.0;
+	} else {
+		r->status = ST_AVAILABLE;
+	}
+}
+
+static void probe_row(int row, struct result *r)
+{
+	if (row < NABSENT) {
+		memset(r, 0, sizeof(*r));
+		r->status = ST_ABSENT;
+		r->hz = -1.0;
+		r->ns_per_read = -1.0;
+		r->backwards = -1;
+		return;
+	}
+	probe_counter(row - NABSENT, r);
+}
+
+/* --- Probing every CPU --------------------------------------------------- */
+
+struct report {
+	int ncpus;
+	int cpu[CPU_SETSIZE];
+	struct result (*res)[NROWS]; /* res[cpu index][row] */
+	struct result agg[NROWS];    /* over the CPUs */
+	const char *selected;
+	double selected_hz;
+};
+
+static int pin_to(int cpu)
+{
+	cpu_set_t one;
+
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	return sched_setaffinity(0, sizeof(one), &one);
+}
+
+/* Returns 0, or the exit status if a requested CPU cannot be used. */
+static int probe_cpus(const struct options *o, struct report *rep)
+{
+	cpu_set_t saved;
+	int have_saved = sched_getaffinity(0, sizeof(saved), &saved) == 0;
+	int c, row;
+
+	rep->res = calloc((size_t)CPU_COUNT(&o->cpus), sizeof(*rep->res));
+	if (!rep->res) {
+		fputs("cycle-probe: out of memory\n", stderr);
+		return 1;
+	}
+	rep->ncpus = 0;
+	for (c = 0; c < CPU_SETSIZE; c++) {
+		if (!CPU_ISSET(c, &o->cpus))
+			continue;
+		if (pin_to(c) != 0) {
+			/* Outside our cpuset (taskset, cgroup): a CPU asked
+			 * for by name is an error, one of all is skipped. */
+			fprintf(stderr, "cycle-probe: cannot run on CPU %d: "
+				"%s%s\n", c, strerror(errno),
+				o->explicit_cpus ? "" : "; skipped");
+			if (o->explicit_cpus)
+				return 2;
+			continue;
+		}
+		for (row = 0; row < NROWS; row++)
+			probe_row(row, &rep->res[rep->ncpus][row]);
+		rep->cpu[rep->ncpus++] = c;
+	}
+	if (have_saved)
+		sched_setaffinity(0, sizeof(saved), &saved);
+	if (rep->ncpus == 0) {
+		fputs("cycle-probe: no CPU could be probed\n", stderr);
+		return 1;
+	}
+	return 0;
+}
+
+/* Over the CPUs: the worst status; rate and cost averaged over the CPUs
+ * where the counter works, smallest step the smallest, backwards summed. */
+static void aggregate(struct report *rep)
+{
+	int row, k;
+
+	for (row = 0; row < NROWS; row++) {
+		struct result *a = &rep->agg[row];
+		double hz = 0.0, cost = 0.0;
+		int n = 0;
+
+		memset(a, 0, sizeof(*a));
+		a->status = ST_AVAILABLE;
+		a->hz = -1.0;
+		a->ns_per_read = -1.0;
+		a->backwards = -1;
+		for (k = 0; k < rep->ncpus; k++) {
+			const struct result *r = &rep->res[k][row];
+
+			if (r->status > a->status)
+				a->status = r->status;
+			if (a->nominal_hz <= 0.0)
+				a->nominal_hz = r->nominal_hz;
+			if (r->min_step &&
+			    (!a->min_step || r->min_step < a->min_step))
+				a->min_step = r->min_step;
+			if (r->backwards >= 0)
+				a->backwards = (a->backwards < 0 ? 0 :
+						a->backwards) + r->backwards;
+			if (r->status != ST_AVAILABLE)
+				continue;
+			hz += r->hz;
+			cost += r->ns_per_read;
+			n++;
+		}
+		if (n) {
+			a->hz = hz / n;
+			a->ns_per_read = cost / n;
+		} else if (a->status == ST_FROZEN) {
+			a->hz = 0.0;
+		}
+	}
+}
+
+/* --- Advice ------------------------------------------------------------ */
+
+/* Where row has status st, in words ("on CPU 1", "on every probed CPU"):
+ * a counter that fails on some CPUs only points at hotplug, perf or
+ * big.LITTLE rather than at a missing module. */
+static void cpus_with(const struct report *rep, int row, enum status st,
+		      char *buf, size_t size)
+{
+	char list[200]; /* leaves room for the words around it */
+	cpu_set_t set;
+	int k;
+
+	CPU_ZERO(&set);
+	for (k = 0; k < rep->ncpus; k++)
+		if (rep->res[k][row].status == st)
+			CPU_SET(rep->cpu[k], &set);
+	if (CPU_COUNT(&set) == rep->ncpus && rep->ncpus > 1) {
+		snprintf(buf, size, "on every probed CPU");
+		return;
+	}
+	format_cpu_list(&set, list, sizeof(list));
+	snprintf(buf, size, "on CPU%s %s", CPU_COUNT(&set) > 1 ? "s" : "",
+		 list);
+}
+
+/* arm64 Linux 5.17+ can hand out PMU access through perf instead. */
+static const char *perf_user_access_hint(void)
+{
+	if (access("/proc/sys/kernel/perf_user_access", F_OK) == 0)
+		return ", or check /proc/sys/kernel/perf_user_access";
+	return "";
+}
+
+static int module_loaded(void)
+{
+	return access("/sys/module/cycle_enable", F_OK) == 0;
+}
+
+static int is_pmu(const char *name)
+{
+	return strncmp(name, "PMCCNTR", 7) == 0;
+}
+
+/* What to do about the configured counter; fills buf, returns 1 when the
+ * configured counter is usable everywhere. */
+static int advise(const struct report *rep, char *buf, size_t size)
+{
+	int row = CONFIGURED_ROW;
+	const char *name = row_name(row);
+	enum status st = rep->agg[row].status;
+	char where[256], fix[320];
+
+	if (st == ST_AVAILABLE) {
+		snprintf(buf, size, "none needed: %s is usable on every probed"
+			 " CPU", name);
+		return 1;
+	}
+	if (st == ST_ABSENT)
+		snprintf(where, sizeof(where), "in this build");
+	else
+		cpus_with(rep, row, st, where, sizeof(where));
+	if (st == ST_ABSENT) {
+		snprintf(fix, sizeof(fix), "it was built for ARMv6 or older; "
+			 "rebuild for ARMv7-A or later");
+	} else if (is_pmu(name) && st == ST_TRAPS && module_loaded()) {
+		snprintf(fix, sizeof(fix), "the cycle_enable module is loaded "
+			 "but access is off here (no PMU in this VM/CPU, or "
+			 "perf reclaimed it? see dmesg)");
+	} else if (is_pmu(name) && st == ST_TRAPS) {
+		snprintf(fix, sizeof(fix), "load the module: sudo insmod "
+			 "enable_module/cycle_enable.ko (see README: "
+			 "enable_module)%s", perf_user_access_hint());
+	} else if (is_pmu(name) && st == ST_FROZEN) {
+		snprintf(fix, sizeof(fix), "the PMU is not counting (no PMU in "
+			 "this VM/CPU?)");
+	} else if (strncmp(name, "CNTVCT", 6) == 0 && st == ST_TRAPS) {
+		snprintf(fix, sizeof(fix), "the kernel does not let user space "
+			 "read the generic timer (no generic timer, or "
+			 "qemu-user)");
+	} else if (strcmp(name, "rdtsc") == 0 && st == ST_TRAPS) {
+		snprintf(fix, sizeof(fix), "this process may not run rdtsc "
+			 "(prctl PR_SET_TSC or seccomp)");
+	} else if (strcmp(name, "rdcycle") == 0 && st == ST_TRAPS) {
+		snprintf(fix, sizeof(fix), "Linux 6.6+ hides the cycle CSR: "
+			 "sysctl kernel.perf_user_access=2");
+	} else {
+		snprintf(fix, sizeof(fix), "%s is not usable here",
+			 status_names[st]);
+	}
+	snprintf(buf, size, "%s %s %s: %s; getticks() uses %s", name,
+		 status_names[st], where, fix, rep->selected);
+	return 0;
+}
+
+/* --- Output ------------------------------------------------------------- */
+
+static void print_table_row(int cpu, int row, const struct result *r)
+{
+	char nominal[32] = "-", measured[32] = "-", step[32] = "-";
+	char cost[32] = "-", back[32] = "-";
+
+	if (r->nominal_hz > 0.0)
+		snprintf(nominal, sizeof(nominal), "%.3f", r->nominal_hz / 1e6);
+	if (r->hz >= 0.0)
+		snprintf(measured, sizeof(measured), "%.3f", r->hz / 1e6);
+	if (r->min_step)
+		snprintf(step, sizeof(step), "%llu",
+			 (unsigned long long)r->min_step);
+	if (r->ns_per_read >= 0.0)
+		snprintf(cost, sizeof(cost), "%.1f", r->ns_per_read);
+	if (r->backwards == 0)
+		snprintf(back, sizeof(back), "no");
+	else if (r->backwards > 0)
+		snprintf(back, sizeof(back), "yes (%ld)", r->backwards);
+	printf("%3d  %-14s %-10s %12s %13s %9s %8s  %s\n", cpu,
+	       row_name(row), status_names[r->status], nominal, measured,
+	       step, cost, back);
+}
+
+static void print_table(const struct report *rep, const char *advice)
+{
+	int k, row;
+
+	printf("cpu  %-14s %-10s %12s %13s %9s %8s  %s\n", "counter",
+	       "status", "nominal MHz", "measured MHz", "min step",
+	       "ns/read", "backwards");
+	for (k = 0; k < rep->ncpus; k++)
+		for (row = 0; row < NROWS; row++)
+			print_table_row(rep->cpu[k], row, &rep->res[k][row]);
+	printf("configured: %s\n", row_name(CONFIGURED_ROW));
+	printf("selected: %s (%.3f MHz)\n", rep->selected,
+	       rep->selected_hz / 1e6);
+	printf("advice: %s\n", advice);
+}
+
+/* JSON strings: our names are plain ASCII, but escape anyway. */
+static void json_string(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\')
+			printf("\\%c", ch);
+		else if (ch < 0x20 || ch == 0x7f)
+			printf("\\u%04x", ch);
+		else
+			putchar(ch);
+	}
+	putchar('"');
+}
+
+/* A number, or null when unknown (or not finite, which JSON cannot say). */
+static void json_number(double x, int known)
+{
+	if (known && isfinite(x))
+		printf("%.10g", x);
+	else
+		fputs("null", stdout);
+}
+
+static void json_result_fields(const struct result *r)
+{
+	fputs("\"status\": ", stdout);
+	json_string(status_names[r->status]);
+	fputs(", \"hz\": ", stdout);
+	json_number(r->hz, r->hz >= 0.0);
+	fputs(", \"nominal_hz\": ", stdout);
+	json_number(r->nominal_hz, r->nominal_hz > 0.0);
+	fputs(", \"min_step\": ", stdout);
+	json_number((double)r->min_step, r->min_step != 0);
+	fputs(", \"min_step_ns\": ", stdout);
+	json_number((double)r->min_step * 1e9 / r->hz,
+		    r->min_step != 0 && r->hz > 0.0);
+	fputs(", \"ns_per_read\": ", stdout);
+	json_number(r->ns_per_read, r->ns_per_read >= 0.0);
+	fputs(", \"backwards\": ", stdout);
+	fputs(r->backwards < 0 ? "null" : r->backwards ? "true" : "false",
+	      stdout);
+	fputs(", \"backwards_count\": ", stdout);
+	json_number((double)r->backwards, r->backwards >= 0);
+}
+
+static void json_counters(const struct report *rep)
+{
+	int row, k;
+
+	fputs("  \"counters\": [\n", stdout);
+	for (row = 0; row < NROWS; row++) {
+		fputs("    {\"name\": ", stdout);
+		json_string(row_name(row));
+		fputs(", ", stdout);
+		json_result_fields(&rep->agg[row]);
+		printf(", \"configured\": %s",
+		       row == CONFIGURED_ROW ? "true" : "false");
+		printf(", \"selected\": %s",
+		       strcmp(row_name(row), rep->selected) == 0 ? "true"
+								 : "false");
+		fputs(", \"per_cpu_status\": {", stdout);
+		for (k = 0; k < rep->ncpus; k++) {
+			printf("%s\"%d\": ", k ? ", " : "", rep->cpu[k]);
+			json_string(status_names[rep->res[k][row].status]);
+		}
+		printf("}}%s\n", row + 1 < NROWS ? "," : "");
+	}
+	fputs("  ],\n", stdout);
+}
+
+static void json_cpus(const struct report *rep)
+{
+	int row, k;
+
+	fputs("  \"cpus\": [\n", stdout);
+	for (k = 0; k < rep->ncpus; k++) {
+		printf("    {\"cpu\": %d, \"counters\": [\n", rep->cpu[k]);
+		for (row = 0; row < NROWS; row++) {
+			fputs("      {\"name\": ", stdout);
+			json_string(row_name(row));
+			fputs(", ", stdout);
+			json_result_fields(&rep->res[k][row]);
+			printf("}%s\n", row + 1 < NROWS ? "," : "");
+		}
+		printf("    ]}%s\n", k + 1 < rep->ncpus ? "," : "");
+	}
+	fputs("  ]\n", stdout);
+}
+
+static void print_json(const struct report *rep, const char *advice,
+		       int usable)
+{
+	fputs("{\n  \"tool\": \"cycle-probe\",\n  \"version\": ", stdout);
+	json_string(PACKAGE_VERSION);
+	fputs(",\n  \"arch\": ", stdout);
+	json_string(arch_name());
+	fputs(",\n  \"configured\": ", stdout);
+	json_string(row_name(CONFIGURED_ROW));
+	fputs(",\n  \"selected\": ", stdout);
+	json_string(rep->selected);
+	fputs(",\n  \"selected_hz\": ", stdout);
+	json_number(rep->selected_hz, rep->selected_hz > 0.0);
+	printf(",\n  \"configured_usable\": %s", usable ? "true" : "false");
+	fputs(",\n  \"advice\": ", stdout);
+	if (usable)
+		fputs("null", stdout);
+	else
+		json_string(advice);
+	fputs(",\n", stdout);
+	json_counters(rep);
+	json_cpus(rep);
+	fputs("}\n", stdout);
+}
+
+int main(int argc, char **argv)
+{
+	struct options o;
+	struct report rep;
+	char advice[1024];
+	int rc, usable;
+
+	rc = parse_options(argc, argv, &o);
+	if (rc >= 0)
+		return rc;
+	/* What an ordinary process gets: chosen before we pin ourselves. */
+	rep.selected = cycle_counter_name();
+	rep.selected_hz = cycle_ticks_per_second();
+	rc = probe_cpus(&o, &rep);
+	if (rc)
+		return rc;
+	aggregate(&rep);
+	usable = advise(&rep, advice, sizeof(advice));
+	if (o.json)
+		print_json(&rep, advice, usable);
+	else
+		print_table(&rep, advice);
+	free(rep.res);
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "cycle-probe: cannot write output: %s\n",
+			strerror(errno));
+		return 1;
+	}
+	return usable ? 0 : 1;
+}
+
+#endif /* CYCLE_IMPL_ENGINE */

@@ -1,0 +1,99 @@
+#!/bin/sh
+# cycle_counters-t: the configure options accept what this host can do and
+# stop, naming the host, on what it cannot.
+# SPDX-License-Identifier: MIT
+#
+# Runs the project's configure with the build's compiler ($CC) in scratch
+# directories, sharing one cache so each run takes a second or two.
+set -u
+
+src=$(cd "${top_srcdir:-.}" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0
+failed=0
+ok() {
+	n=$((n + 1))
+	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else
+		echo "not ok $n - $2"; failed=1
+		tail -3 "$tmp/out" | sed 's/^/# /'
+	fi
+}
+
+target=$(${CC:-cc} -dumpmachine)
+case $(printf '#if defined(__aarch64__)\nA64\n#elif defined(__arm__) && defined(__ARM_ARCH) && __ARM_ARCH >= 7\nV7\n#else\nOTHER\n#endif\n' | ${CC:-cc} -E -P - | tr -d ' \n') in
+A64) armv8=yes armv7=no ;;
+V7) armv8=no armv7=yes ;;
+*) armv8=no armv7=no ;;
+esac
+
+# configure_with NAME OPTIONS...: run configure in $tmp/NAME, output in $tmp/out.
+configure_with() {
+	name=$1
+	shift
+	mkdir -p "$tmp/$name"
+	(cd "$tmp/$name" && "$src/configure" --host="$target" --cache-file="$tmp/cache" \
+		CC="${CC:-cc}" CXX="${CXX:-c++}" "$@") >"$tmp/out" 2>&1
+}
+
+echo "1..12"
+for opt in armv8-pmccntr:HAVE_ARMV8_PMCCNTR_EL0:$armv8 \
+	armv8-pmccntr-el0:HAVE_ARMV8_PMCCNTR_EL0:$armv8 \
+	armv8-cntvct-el0:HAVE_ARMV8_CNTVCT_EL0:$armv8 \
+	armv7a-pmccntr:HAVE_ARMV7A_PMCCNTR:$armv7 \
+	armv7a-cntvct:HAVE_ARMV7A_CNTVCT:$armv7; do
+	flag=${opt%%:*}
+	rest=${opt#*:}
+	macro=${rest%%:*}
+	possible=${rest#*:}
+	configure_with "$flag" "--enable-$flag"
+	rc=$?
+	if [ "$possible" = yes ]; then
+		[ $rc -eq 0 ] && grep -q "^#define $macro 1" "$tmp/$flag/config.h"
+		ok $? "--enable-$flag on $target defines $macro"
+	else
+		[ $rc -ne 0 ] && grep -q "error: --enable-$flag needs .* targets " "$tmp/out"
+		ok $? "--enable-$flag on $target stops configure, naming the host"
+	fi
+done
+
+configure_with typo --enable-armv8-pmcntr
+[ $? -ne 0 ] && grep -q "unrecognized option.*armv8-pmcntr" "$tmp/out"
+ok $? "a misspelt option is an error, not a warning"
+configure_with value --enable-armv8-pmccntr=maybe
+[ $? -ne 0 ] && grep -q "takes no value" "$tmp/out"
+ok $? "an option given a value is an error"
+configure_with help --help
+grep -q "PERFORMANCE_COUNTERS.md" "$tmp/out"
+ok $? "--help points to PERFORMANCE_COUNTERS.md"
+
+configure_with plain
+rc=$?
+grep -q "counters compiled in: " "$tmp/out"
+ok $((rc + $?)) "the summary names the counters compiled in ($(sed -n 's/.*counters compiled in: //p' "$tmp/out"))"
+! grep -q "^#define HAVE_ARMV" "$tmp/plain/config.h"
+ok $? "no option, no counter macro"
+configure_with disabled --disable-armv8-pmccntr --disable-armv7a-pmccntr
+[ $? -eq 0 ] && ! grep -q "^#define HAVE_ARMV" "$tmp/disabled/config.h"
+ok $? "--disable-* is accepted and defines nothing"
+
+# The macro is reusable: a minimal project that only calls CYCLE_ARG_COUNTERS.
+mkdir -p "$tmp/reuse/m4"
+cp "$src/m4/cycle_counters.m4" "$tmp/reuse/m4/"
+cat >"$tmp/reuse/configure.ac" <<'AC'
+AC_INIT([reuse], [1])
+AC_CONFIG_MACRO_DIR([m4])
+AC_CONFIG_HEADERS([config.h])
+AC_PROG_CC
+CYCLE_ARG_COUNTERS
+AC_OUTPUT
+AC
+if command -v autoreconf >/dev/null 2>&1; then
+	(cd "$tmp/reuse" && autoreconf -i >/dev/null 2>&1 && ./configure --help) >"$tmp/out" 2>&1
+	grep -q -- "--enable-armv8-pmccntr-el0" "$tmp/out"
+	ok $? "another project's configure.ac gets the options from the m4 file alone"
+else
+	n=$((n + 1))
+	echo "ok $n # SKIP autoreconf is not installed"
+fi
+exit $failed
