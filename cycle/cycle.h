@@ -108,12 +108,12 @@
 #endif
 
 #include <stdint.h>
+#include <stdio.h>
 #include <time.h>
 #if defined(__linux__) && defined(__GNUC__)
 #include <errno.h>
 #include <sched.h>
 #include <signal.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <ucontext.h>
@@ -238,8 +238,23 @@ CYCLE_IMPL_INLINE uint64_t cycle_impl_hw_read(int i)
 }
 CYCLE_IMPL_INLINE double cycle_impl_hw_nominal_hz(int i)
 {
-	(void)i;
-	return 0.0;
+	/* rdtime ticks at the device tree's timebase-frequency (a 32-bit
+	 * big-endian cell); rdcycle's rate is not published anywhere. */
+	unsigned char cell[4];
+	FILE *f;
+	size_t n = 0;
+
+	if (i != 1)
+		return 0.0;
+	f = fopen("/proc/device-tree/cpus/timebase-frequency", "rb");
+	if (f) {
+		n = fread(cell, 1, sizeof(cell), f);
+		fclose(f);
+	}
+	if (n != sizeof(cell))
+		return 0.0;
+	return (double)((uint32_t)cell[0] << 24 | (uint32_t)cell[1] << 16 |
+			(uint32_t)cell[2] << 8 | cell[3]);
 }
 
 #elif defined(__GNUC__) && (defined(__powerpc__) || defined(__ppc__))
