@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static inline int tap_count, tap_failed;
+static int tap_count, tap_failed;
 
 static inline void tap_plan(int n)
 {
