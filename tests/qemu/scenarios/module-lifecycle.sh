@@ -1,0 +1,171 @@
+# module-lifecycle.sh: guest side of scenarios 1-6 and the parameter checks, on a CPU with a PMU.
+# SPDX-License-Identifier: MIT
+#
+# Runs inside the VM (vm-run --file guest-tap.sh --script module-lifecycle.sh)
+# on two or more CPUs: before load, bad parameters, load, CPU hotplug, CPU
+# PM exit, perf taking the PMU, unload, then 50 load/unload cycles.  pmu-read is the
+# oracle of what the hardware allows; ticks-loop and cycle-probe are what
+# users run.
+
+# shellcheck source=tests/qemu/scenarios/guest-tap.sh
+. /opt/guest-tap.sh
+ko=/opt/cycle_enable.ko
+sysfs=/sys/kernel/cycle_enable
+hot_cpu=$((cpu_count - 1))
+
+# 1. Before load: the PMU counter traps and cycle.h falls back.
+is "before load: $pmu_counter traps on CPU 0" traps "$(./pmu-read --cpu 0)"
+consumer --seconds 1
+is "before load: a cycle.h consumer exits 0" 0 "$consumer_status"
+diag "$consumer_out"
+isnt "before load: the consumer does not use $pmu_counter" \
+	"$pmu_counter" "$consumer_start"
+is "before load: cycle-probe exits 1 (only a fallback usable)" 1 "$(run_probe)"
+is "before load: cycle-probe reports $pmu_counter as trapping" \
+	traps "$(probe_status "$pmu_counter")"
+isnt "before load: cycle-probe does not select $pmu_counter" \
+	"$pmu_counter" "$(probe_selected)"
+
+# Invalid parameters make the load fail and name the parameter.
+for bad in event_read=banana count_el1=2 user_write=maybe; do
+	param=${bad%%=*}
+	refuse "insmod $bad fails" sh -c "insmod $ko $bad 2>/dev/null"
+	# The kernel quotes it as `name' (older) or 'name' (newer).
+	check "the kernel log names '$param'" \
+		sh -c "dmesg | grep -q \"invalid for parameter .$param'\""
+	check "after insmod $bad the module is not loaded" \
+		test ! -d /sys/module/cycle_enable
+done
+
+# 2. After load: every CPU reads a counting PMU counter from user space.
+check "insmod cycle_enable.ko" insmod "$ko"
+for cpu in $all_cpus; do
+	is "after load: $pmu_counter counts on CPU $cpu" \
+		counts "$(./pmu-read --cpu "$cpu")"
+	consumer --cpu "$cpu" --seconds 1
+	is "after load: the consumer pinned to CPU $cpu exits 0" \
+		0 "$consumer_status"
+	is "after load: the consumer on CPU $cpu uses $pmu_counter" \
+		"$pmu_counter" "$consumer_start"
+done
+if [ "$pmu_counter" = PMCCNTR_EL0 ]; then
+	is "after load: event counters stay closed without event_read" \
+		traps "$(./pmu-read --event)"
+fi
+diag "$(cat "$sysfs/status")"
+is "status shows every CPU with a PMU and granted" "$cpu_count" \
+	"$(grep -c 'online=1 pmu=1 granted=1 rearms=0$' "$sysfs/status")"
+is "after load: cycle-probe exits 0" 0 "$(run_probe)"
+is "after load: cycle-probe selects $pmu_counter" \
+	"$pmu_counter" "$(probe_selected)"
+is "after load: cycle-probe reports $pmu_counter available" \
+	available "$(probe_status "$pmu_counter")"
+
+# 3. A CPU taken offline and back keeps access (Linux resets PMUSERENR).
+online=/sys/devices/system/cpu/cpu$hot_cpu/online
+check "CPU $hot_cpu goes offline" sh -c "echo 0 >$online"
+is "status shows CPU $hot_cpu offline" \
+	"cpu$hot_cpu online=0 pmu=1 granted=0 rearms=0" "$(cpu_status "$hot_cpu")"
+check "CPU $hot_cpu comes back online" sh -c "echo 1 >$online"
+is "after offline/online: $pmu_counter counts on CPU $hot_cpu" \
+	counts "$(./pmu-read --cpu "$hot_cpu")"
+is "status counts one re-arm of CPU $hot_cpu" \
+	"cpu$hot_cpu online=1 pmu=1 granted=1 rearms=1" "$(cpu_status "$hot_cpu")"
+
+# 3b. CPU PM exit: a hibernation dry run (pm_test=core) sends CPU 0 through
+# CPU_PM_ENTER/EXIT, where Linux resets its PMU (PMCR.E off: frozen).
+if [ -w /sys/power/pm_test ] && grep -qw disk /sys/power/state; then
+	check "hibernation dry run (pm_test=core) completes" \
+		sh -c "echo core >/sys/power/pm_test && echo disk >/sys/power/state"
+	echo none >/sys/power/pm_test
+	for cpu in $all_cpus; do
+		is "after CPU PM exit: $pmu_counter counts on CPU $cpu" \
+			counts "$(./pmu-read --cpu "$cpu")"
+	done
+	is "status counts one re-arm of CPU 0 (CPU PM exit)" \
+		"cpu0 online=1 pmu=1 granted=1 rearms=1" "$(cpu_status 0)"
+else
+	skip $((cpu_count + 2)) "no hibernation test mode in this kernel"
+fi
+
+# 4. perf takes the PMU of one CPU while a consumer reads it there.  The
+# armhf guest has no perf driver for its PMU (perf-cycles exits 3).
+./ticks-loop --cpu "$hot_cpu" --seconds 4 >/tmp/loop.out 2>&1 &
+loop_pid=$!
+sleep 1
+perf_status=0
+./perf-cycles --cpu "$hot_cpu" --seconds 1 >/tmp/perf.out 2>&1 ||
+	perf_status=$?
+diag "$(cat /tmp/perf.out)"
+loop_status=0
+wait "$loop_pid" || loop_status=$?
+diag "$(cat /tmp/loop.out)"
+if [ "$perf_status" = 3 ]; then
+	skip 4 "the kernel has no perf driver for this PMU"
+else
+	is "perf_event_open cycles on CPU $hot_cpu for 1 s" 0 "$perf_status"
+	is "the consumer on CPU $hot_cpu survives the perf event" \
+		0 "$loop_status"
+	is "perf revoked access: $pmu_counter traps on CPU $hot_cpu" \
+		traps "$(./pmu-read --cpu "$hot_cpu")"
+	check "status shows CPU $hot_cpu no longer granted" \
+		grep -q "^cpu$hot_cpu online=1 pmu=1 granted=0 " "$sysfs/status"
+fi
+refuse "writing 2 to rearm is refused" sh -c "echo 2 2>/dev/null >$sysfs/rearm"
+refuse "writing 'yes' to rearm is refused" \
+	sh -c "echo yes 2>/dev/null >$sysfs/rearm"
+check "writing 1 to rearm succeeds" sh -c "echo 1 >$sysfs/rearm"
+is "after rearm: $pmu_counter counts on CPU $hot_cpu" \
+	counts "$(./pmu-read --cpu "$hot_cpu")"
+is "after rearm: status shows every CPU granted" "$cpu_count" \
+	"$(grep -c 'online=1 pmu=1 granted=1 ' "$sysfs/status")"
+consumer --cpu "$hot_cpu" --seconds 1
+is "after rearm: the consumer on CPU $hot_cpu exits 0" 0 "$consumer_status"
+
+# 5. Unload restores the registers: the counter traps, consumers fall back.
+check "rmmod cycle_enable" rmmod cycle_enable
+for cpu in $all_cpus; do
+	is "after unload: $pmu_counter traps on CPU $cpu" \
+		traps "$(./pmu-read --cpu "$cpu")"
+done
+check "after unload: $sysfs is gone" test ! -e "$sysfs"
+consumer --seconds 1
+is "after unload: the consumer exits 0" 0 "$consumer_status"
+isnt "after unload: the consumer does not use $pmu_counter" \
+	"$pmu_counter" "$consumer_start"
+is "after unload: cycle-probe exits 1" 1 "$(run_probe)"
+is "after unload: cycle-probe reports $pmu_counter as trapping" \
+	traps "$(probe_status "$pmu_counter")"
+
+# The parameters that widen access (arm64: PMUSERENR_EL0.ER).
+if [ "$pmu_counter" = PMCCNTR_EL0 ]; then
+	check "insmod cycle_enable.ko event_read=1" insmod "$ko" event_read=1
+	isnt "with event_read=1: event counters read from user space" \
+		traps "$(./pmu-read --event)"
+	check "rmmod cycle_enable" rmmod cycle_enable
+	is "after unload: event counters trap again" \
+		traps "$(./pmu-read --event)"
+fi
+
+# 6. 50 load/unload cycles, every other one with the non-default parameters.
+failures=0
+i=0
+while [ "$i" -lt 50 ]; do
+	if [ $((i % 2)) -eq 0 ]; then
+		insmod "$ko" || failures=$((failures + 1))
+	else
+		insmod "$ko" event_read=1 user_write=1 count_el1=0 ||
+			failures=$((failures + 1))
+	fi
+	[ "$(./pmu-read)" = counts ] || failures=$((failures + 1))
+	rmmod cycle_enable || failures=$((failures + 1))
+	i=$((i + 1))
+done
+is "50 load/unload cycles: every load, read and unload worked" 0 "$failures"
+for cpu in $all_cpus; do
+	is "after 50 cycles: $pmu_counter traps on CPU $cpu" \
+		traps "$(./pmu-read --cpu "$cpu")"
+done
+check "no kernel WARNING, BUG or Oops in the whole run" kernel_trouble
+
+done_testing
