@@ -398,18 +398,18 @@ static void guard_begin(struct guard *gd)
 
 	gd->had_handler = g->handler_installed;
 	cycle_impl_install_handler();
-	__atomic_store_n(&g->probing, 1, __ATOMIC_SEQ_CST);
-	gd->traps = __atomic_load_n(&g->traps, __ATOMIC_SEQ_CST);
+	CYCLE_IMPL_STORE(&g->probing, 1, __ATOMIC_SEQ_CST);
+	gd->traps = CYCLE_IMPL_LOAD(&g->traps, __ATOMIC_SEQ_CST);
 }
 
 /* Returns 1 if some read trapped since guard_begin(). */
 static int guard_end(const struct guard *gd)
 {
 	struct cycle_impl_state *g = &cycle_impl_global;
-	int trapped = __atomic_load_n(&g->traps, __ATOMIC_SEQ_CST) !=
+	int trapped = CYCLE_IMPL_LOAD(&g->traps, __ATOMIC_SEQ_CST) !=
 		      gd->traps;
 
-	__atomic_store_n(&g->probing, 0, __ATOMIC_SEQ_CST);
+	CYCLE_IMPL_STORE(&g->probing, 0, __ATOMIC_SEQ_CST);
 	if (!gd->had_handler)
 		cycle_impl_remove_handler();
 	return trapped;

@@ -108,12 +108,12 @@
 #endif
 
 #include <stdint.h>
-#include <stdio.h>
 #include <time.h>
 #if defined(__linux__) && defined(__GNUC__)
 #include <errno.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <ucontext.h>
@@ -238,23 +238,8 @@ CYCLE_IMPL_INLINE uint64_t cycle_impl_hw_read(int i)
 }
 CYCLE_IMPL_INLINE double cycle_impl_hw_nominal_hz(int i)
 {
-	/* rdtime ticks at the device tree's timebase-frequency (a 32-bit
-	 * big-endian cell); rdcycle's rate is not published anywhere. */
-	unsigned char cell[4];
-	FILE *f;
-	size_t n = 0;
-
-	if (i != 1)
-		return 0.0;
-	f = fopen("/proc/device-tree/cpus/timebase-frequency", "rb");
-	if (f) {
-		n = fread(cell, 1, sizeof(cell), f);
-		fclose(f);
-	}
-	if (n != sizeof(cell))
-		return 0.0;
-	return (double)((uint32_t)cell[0] << 24 | (uint32_t)cell[1] << 16 |
-			(uint32_t)cell[2] << 8 | cell[3]);
+	(void)i;
+	return 0.0;
 }
 
 #elif defined(__GNUC__) && (defined(__powerpc__) || defined(__ppc__))
@@ -358,6 +343,37 @@ typedef uint64_t ticks;
 /* How long the choice watches the counters advance: long enough for a
  * 24 MHz timer to tick thousands of times, short enough not to be noticed. */
 #define CYCLE_IMPL_CALIBRATE_NS 200000
+
+/* Atomics on int.  Where int is not lock-free (32-bit ARM before ARMv6)
+ * clang turns the __atomic builtins into calls to libatomic, which a
+ * header-only drop-in cannot ask for; the __sync builtins are in libgcc,
+ * which implements them with the Linux kernel's helpers.  Each is a full
+ * barrier, more than the orders asked for, and those machines only have
+ * clock_gettime anyway. */
+#if defined(__clang__) && defined(__GCC_ATOMIC_INT_LOCK_FREE) && \
+	__GCC_ATOMIC_INT_LOCK_FREE < 2
+#define CYCLE_IMPL_LOAD(p, order) __sync_fetch_and_add((p), 0)
+#define CYCLE_IMPL_STORE(p, v, order) \
+	((void)__sync_lock_test_and_set((p), (v)), __sync_synchronize())
+#define CYCLE_IMPL_ADD(p, v, order) __sync_add_and_fetch((p), (v))
+#define CYCLE_IMPL_CAS(p, expected, desired) \
+	cycle_impl_sync_cas((p), (expected), (desired))
+CYCLE_IMPL_INLINE int cycle_impl_sync_cas(int *p, int *expected, int desired)
+{
+	int old = __sync_val_compare_and_swap(p, *expected, desired);
+	int swapped = old == *expected;
+
+	*expected = old;
+	return swapped;
+}
+#else
+#define CYCLE_IMPL_LOAD(p, order) __atomic_load_n((p), (order))
+#define CYCLE_IMPL_STORE(p, v, order) __atomic_store_n((p), (v), (order))
+#define CYCLE_IMPL_ADD(p, v, order) __atomic_add_fetch((p), (v), (order))
+#define CYCLE_IMPL_CAS(p, expected, desired) \
+	__atomic_compare_exchange_n((p), (expected), (desired), 0, \
+				    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)
+#endif
 
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 5
 #define CYCLE_IMPL_LIKELY(x) (x)
@@ -650,7 +666,7 @@ CYCLE_IMPL_INLINE double cycle_impl_hw_nominal_hz(int i)
 CYCLE_IMPL_INLINE ticks getticks(void)
 {
 #if CYCLE_IMPL_NHW > 0
-	if (CYCLE_IMPL_LIKELY(__atomic_load_n(&cycle_impl_global.mode,
+	if (CYCLE_IMPL_LIKELY(CYCLE_IMPL_LOAD(&cycle_impl_global.mode,
 					      __ATOMIC_RELAXED) ==
 			      CYCLE_IMPL_FAST))
 		return cycle_impl_hw_read(CYCLE_IMPL_CONFIGURED);
@@ -796,13 +812,13 @@ __attribute__((weak)) int cycle_impl_try_read(int index, uint64_t *value)
 		return 1;
 	}
 	cycle_impl_install_handler();
-	__atomic_store_n(&g->probing, 1, __ATOMIC_SEQ_CST);
-	before = __atomic_load_n(&g->traps, __ATOMIC_SEQ_CST);
+	CYCLE_IMPL_STORE(&g->probing, 1, __ATOMIC_SEQ_CST);
+	before = CYCLE_IMPL_LOAD(&g->traps, __ATOMIC_SEQ_CST);
 	*value = cycle_impl_read(index);
-	__atomic_store_n(&g->probing, 0, __ATOMIC_SEQ_CST);
+	CYCLE_IMPL_STORE(&g->probing, 0, __ATOMIC_SEQ_CST);
 	if (!had_handler)
 		cycle_impl_remove_handler();
-	return __atomic_load_n(&g->traps, __ATOMIC_SEQ_CST) == before;
+	return CYCLE_IMPL_LOAD(&g->traps, __ATOMIC_SEQ_CST) == before;
 }
 
 /* The signal handler: complete counter reads, pass everything else on. */
@@ -835,25 +851,23 @@ __attribute__((weak)) void cycle_impl_on_trap(int sig, siginfo_t *info,
 		errno = saved_errno;
 		return;
 	}
-	__atomic_add_fetch(&g->traps, 1, __ATOMIC_SEQ_CST);
-	mode = __atomic_load_n(&g->mode, __ATOMIC_ACQUIRE);
+	CYCLE_IMPL_ADD(&g->traps, 1, __ATOMIC_SEQ_CST);
+	mode = CYCLE_IMPL_LOAD(&g->mode, __ATOMIC_ACQUIRE);
 	if ((mode == CYCLE_IMPL_FAST || mode == CYCLE_IMPL_SLOW) &&
-	    !__atomic_load_n(&g->probing, __ATOMIC_SEQ_CST)) {
+	    !CYCLE_IMPL_LOAD(&g->probing, __ATOMIC_SEQ_CST)) {
 		/* Revoked after the choice: move to the next usable counter
 		 * for good (clock_gettime at the latest) and answer with it. */
-		active = __atomic_load_n(&g->active, __ATOMIC_ACQUIRE);
+		active = CYCLE_IMPL_LOAD(&g->active, __ATOMIC_ACQUIRE);
 		if (active == index) {
 			int next = index + 1;
 
 			while (next < CYCLE_IMPL_CLOCK_INDEX &&
 			       g->status[next] != CYCLE_IMPL_AVAILABLE)
 				next++;
-			if (__atomic_compare_exchange_n(&g->active, &active,
-					next, 0, __ATOMIC_ACQ_REL,
-					__ATOMIC_ACQUIRE)) {
+			if (CYCLE_IMPL_CAS(&g->active, &active, next)) {
 				active = next;
 				g->status[index] = CYCLE_IMPL_TRAPS;
-				__atomic_store_n(&g->mode, CYCLE_IMPL_SLOW,
+				CYCLE_IMPL_STORE(&g->mode, CYCLE_IMPL_SLOW,
 						 __ATOMIC_RELEASE);
 				if (g->debug) {
 					cycle_impl_say("cycle.h: ");
@@ -878,7 +892,8 @@ __attribute__((weak)) void cycle_impl_init(void)
 	uint64_t first[CYCLE_IMPL_NCOUNTERS], last[CYCLE_IMPL_NCOUNTERS];
 	const char *request = getenv("CYCLE_COUNTER");
 	const char *debug = getenv("CYCLE_DEBUG");
-	int start = CYCLE_IMPL_CONFIGURED, i, chosen, measured = 0;
+	int start = CYCLE_IMPL_CONFIGURED, requested = 0, i, chosen;
+	int measured = 0;
 	char line[256];
 
 	g->debug = debug && *debug && strcmp(debug, "0") != 0;
@@ -887,6 +902,7 @@ __attribute__((weak)) void cycle_impl_init(void)
 
 		if (r >= 0) {
 			start = r;
+			requested = 1;
 		} else {
 			snprintf(line, sizeof(line),
 				 "cycle.h: CYCLE_COUNTER=%s is not a counter of"
@@ -977,13 +993,12 @@ __attribute__((weak)) void cycle_impl_init(void)
 		snprintf(line, sizeof(line),
 			 "cycle.h: using %s (%s %s%s%s)\n",
 			 cycle_impl_name(chosen),
-			 start == CYCLE_IMPL_CONFIGURED ? "configured"
-							 : "CYCLE_COUNTER",
+			 requested ? "CYCLE_COUNTER" : "configured",
 			 cycle_impl_name(start), why,
 			 g->guarded ? "; trap guard installed" : "");
 		cycle_impl_say(line);
 	}
-	__atomic_store_n(&g->mode, chosen == CYCLE_IMPL_CONFIGURED &&
+	CYCLE_IMPL_STORE(&g->mode, chosen == CYCLE_IMPL_CONFIGURED &&
 			 chosen < CYCLE_IMPL_NHW ? CYCLE_IMPL_FAST
 						: CYCLE_IMPL_SLOW,
 			 __ATOMIC_RELEASE);
@@ -993,21 +1008,19 @@ __attribute__((weak)) void cycle_impl_init(void)
 __attribute__((weak)) ticks cycle_impl_slow(void)
 {
 	struct cycle_impl_state *g = &cycle_impl_global;
-	int mode = __atomic_load_n(&g->mode, __ATOMIC_ACQUIRE);
+	int mode = CYCLE_IMPL_LOAD(&g->mode, __ATOMIC_ACQUIRE);
 	int active;
 
 	if (mode < CYCLE_IMPL_FAST) {
 		int expected = CYCLE_IMPL_UNINIT;
 
-		if (__atomic_compare_exchange_n(&g->mode, &expected,
-				CYCLE_IMPL_BUSY, 0, __ATOMIC_ACQ_REL,
-				__ATOMIC_ACQUIRE))
+		if (CYCLE_IMPL_CAS(&g->mode, &expected, CYCLE_IMPL_BUSY))
 			cycle_impl_init();
-		while (__atomic_load_n(&g->mode, __ATOMIC_ACQUIRE) <
+		while (CYCLE_IMPL_LOAD(&g->mode, __ATOMIC_ACQUIRE) <
 		       CYCLE_IMPL_FAST)
 			sched_yield();
 	}
-	active = __atomic_load_n(&g->active, __ATOMIC_ACQUIRE);
+	active = CYCLE_IMPL_LOAD(&g->active, __ATOMIC_ACQUIRE);
 	/* A read of the chosen counter that traps here is completed by the
 	 * handler with an already converted value, so return it as it is. */
 	if (active == g->chosen)
@@ -1020,7 +1033,7 @@ __attribute__((weak)) const char *cycle_counter_name(void)
 {
 	(void)getticks(); /* makes the choice if it is not made yet */
 	return cycle_impl_name(
-		__atomic_load_n(&cycle_impl_global.active, __ATOMIC_ACQUIRE));
+		CYCLE_IMPL_LOAD(&cycle_impl_global.active, __ATOMIC_ACQUIRE));
 }
 
 __attribute__((weak)) double cycle_ticks_per_second(void)

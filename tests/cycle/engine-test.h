@@ -42,8 +42,8 @@ static inline void pretend_granted(int index)
 	}
 	g->guarded = 1;
 	cycle_impl_install_handler();
-	__atomic_store_n(&g->active, index, __ATOMIC_RELEASE);
-	__atomic_store_n(&g->mode, index == CYCLE_IMPL_CONFIGURED ?
+	CYCLE_IMPL_STORE(&g->active, index, __ATOMIC_RELEASE);
+	CYCLE_IMPL_STORE(&g->mode, index == CYCLE_IMPL_CONFIGURED ?
 			 CYCLE_IMPL_FAST : CYCLE_IMPL_SLOW, __ATOMIC_RELEASE);
 }
 
@@ -51,7 +51,11 @@ static inline void pretend_granted(int index)
 static inline void genuine_fault(void)
 {
 #if CYCLE_IMPL_TRAP_SIGNAL == SIGSEGV
-	*(volatile int *)(uintptr_t)8 = 1;
+	/* Through a volatile pointer, so that GCC 12's -Warray-bounds
+	 * does not see a constant address. */
+	volatile int *volatile bad = (volatile int *)(uintptr_t)8;
+
+	*bad = 1;
 #elif defined(__aarch64__)
 	__asm__ __volatile__(".inst 0x00000000"); /* udf #0 */
 #elif defined(__arm__) && defined(__thumb__)

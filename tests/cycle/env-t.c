@@ -73,6 +73,9 @@ static struct outcome run_with(const char *counter, const char *debug)
 					       : WEXITSTATUS(status);
 	for (i = 0; o.err[i]; i++)
 		o.err_lines += o.err[i] == '\n';
+	/* One line is the common case: drop its newline for the TAP text. */
+	if (o.err_lines == 1 && i > 0 && o.err[i - 1] == '\n')
+		o.err[i - 1] = '\0';
 	return o;
 }
 

@@ -24,6 +24,11 @@ static int turn_counter_off(void)
 #endif
 }
 
+static void try_turn_off(void)
+{
+	_exit(turn_counter_off() ? 0 : 77);
+}
+
 static void choose_after_revoke(void)
 {
 	if (!turn_counter_off())
@@ -43,6 +48,14 @@ int main(void)
 	CYCLE_IMPL_TRAP_SIGNAL == 0
 	tap_skip_all("no hardware counter that can trap on this platform");
 #endif
+	/* Where counter 0 reads and nothing can turn it off (qemu-user does
+	 * not emulate PR_SET_TSC; rdcycle reads there), no read can trap. */
+	{
+		uint64_t v;
+
+		if (cycle_impl_try_read(0, &v) && in_child(try_turn_off) != 0)
+			tap_skip_all("counter 0 reads here and cannot be revoked");
+	}
 	tap_plan(8);
 
 	status = in_child(choose_after_revoke);
@@ -86,7 +99,7 @@ int main(void)
 		t3 = getticks();
 	tap_ok(elapsed(t3, t2) > 0, "after the switch intervals are positive");
 	tap_ok(g->traps == traps + 1, "and the revoked counter is not read again");
-	tap_ok(__atomic_load_n(&g->mode, __ATOMIC_ACQUIRE) == CYCLE_IMPL_SLOW,
+	tap_ok(CYCLE_IMPL_LOAD(&g->mode, __ATOMIC_ACQUIRE) == CYCLE_IMPL_SLOW,
 	       "the switch is for good");
 	tap_ok(elapsed(t3, t1) > 0 && elapsed(t3, t1) < 1e12,
 	       "ticks keep one unit across the switch (%.3g ticks)",
