@@ -73,6 +73,7 @@ int main(int argc, char **argv)
 #include <math.h>
 #include <sched.h>
 #include <stdlib.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* How long each counter is watched on each CPU.  The rate and the steps come
@@ -96,6 +97,11 @@ static const char *const absent_names[] = {""};
 #endif
 
 #define NROWS (NABSENT + CYCLE_IMPL_NCOUNTERS)
+#if defined(CYCLE_IMPL_PERF_INDEX)
+#define PERF_ROW (NABSENT + CYCLE_IMPL_PERF_INDEX)
+#else
+#define PERF_ROW (-1)
+#endif
 
 /* The row of the counter the build asked for.  An ARMv6 build configured
  * for an ARMv7 counter asked for one it cannot have: that is the answer. */
@@ -107,10 +113,11 @@ static const char *const absent_names[] = {""};
 #define CONFIGURED_ROW (NABSENT + CYCLE_IMPL_CONFIGURED)
 #endif
 
-/* Worst last: the aggregate over CPUs is the worst status seen. */
-enum status { ST_AVAILABLE, ST_FROZEN, ST_TRAPS, ST_ABSENT };
+/* Worst last: the aggregate over CPUs is the worst status seen.
+ * "unavailable" is the perf tier's: no event could be opened or read. */
+enum status { ST_AVAILABLE, ST_FROZEN, ST_UNAVAILABLE, ST_TRAPS, ST_ABSENT };
 static const char *const status_names[] = {
-	"available", "frozen", "traps", "absent"
+	"available", "frozen", "unavailable", "traps", "absent"
 };
 
 struct result {
@@ -489,14 +496,27 @@ static void probe_counter(int i, struct result *r)
 	struct guard gd;
 	uint64_t v;
 	int trapped;
+	int perf = 0; /* the perf tier: "unavailable" rather than "traps" */
 
 	r->hz = -1.0;
 	r->nominal_hz = 0.0;
 	r->min_step = 0;
 	r->ns_per_read = -1.0;
 	r->backwards = -1;
+#if defined(CYCLE_IMPL_PERF_INDEX)
+	/* A perf cycles event would take PMCCNTR_EL0 from the direct reads
+	 * (the module's) measured just before on this CPU, in the row before
+	 * (r[-1], PMCCNTR_EL0): leave the tier untried. */
+	if (i == CYCLE_IMPL_PERF_INDEX && r[-1].status == ST_AVAILABLE) {
+		int untried = CYCLE_IMPL_PERF_UNTRIED;
+
+		CYCLE_IMPL_CAS(&cycle_impl_global.perf_state, &untried,
+			       CYCLE_IMPL_PERF_DIRECT);
+	}
+	perf = i == CYCLE_IMPL_PERF_INDEX;
+#endif
 	if (!cycle_impl_try_read(i, &v)) {
-		r->status = ST_TRAPS;
+		r->status = perf ? ST_UNAVAILABLE : ST_TRAPS;
 		return;
 	}
 	guard_begin(&gd);
@@ -562,6 +582,9 @@ static int probe_cpus(const struct options *o, struct report *rep)
 	cpu_set_t saved;
 	int have_saved = sched_getaffinity(0, sizeof(saved), &saved) == 0;
 	int c, row;
+#if defined(CYCLE_IMPL_PERF_INDEX)
+	int k;
+#endif
 
 	rep->res = calloc((size_t)CPU_COUNT(&o->cpus), sizeof(*rep->res));
 	if (!rep->res) {
@@ -583,9 +606,18 @@ static int probe_cpus(const struct options *o, struct report *rep)
 			continue;
 		}
 		for (row = 0; row < NROWS; row++)
-			probe_row(row, &rep->res[rep->ncpus][row]);
+			if (row != PERF_ROW)
+				probe_row(row, &rep->res[rep->ncpus][row]);
 		rep->cpu[rep->ncpus++] = c;
 	}
+#if defined(CYCLE_IMPL_PERF_INDEX)
+	/* The perf tier last, on every CPU: once this process holds its
+	 * event, the kernel lets it read PMCCNTR_EL0 directly too, and the
+	 * rows above would measure that grant instead of the machine's. */
+	for (k = 0; k < rep->ncpus; k++)
+		if (pin_to(rep->cpu[k]) == 0)
+			probe_row(PERF_ROW, &rep->res[k][PERF_ROW]);
+#endif
 	if (have_saved)
 		sched_setaffinity(0, sizeof(saved), &saved);
 	if (rep->ncpus == 0) {
@@ -664,13 +696,65 @@ static void cpus_with(const struct report *rep, int row, enum status st,
 		 list);
 }
 
+/* The first number in a /proc file, or -1 when it is missing. */
+static long proc_number(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	long v = -1;
+
+	if (f) {
+		if (fscanf(f, "%ld", &v) != 1)
+			v = -1;
+		fclose(f);
+	}
+	return v;
+}
+
+#define PERF_USER_ACCESS "/proc/sys/kernel/perf_user_access"
+#define PERF_PARANOID "/proc/sys/kernel/perf_event_paranoid"
+
 /* arm64 Linux 5.17+ can hand out PMU access through perf instead. */
 static const char *perf_user_access_hint(void)
 {
-	if (access("/proc/sys/kernel/perf_user_access", F_OK) == 0)
+	if (proc_number(PERF_USER_ACCESS) == 0)
+		return ", or let perf hand it out: sysctl "
+		       "kernel.perf_user_access=1";
+	if (proc_number(PERF_USER_ACCESS) == 1 &&
+	    proc_number(PERF_PARANOID) > 2)
+		return ", or let perf hand it out to users too: sysctl "
+		       "kernel.perf_event_paranoid=2";
+	if (access(PERF_USER_ACCESS, F_OK) == 0)
 		return ", or check /proc/sys/kernel/perf_user_access";
 	return "";
 }
+
+#if defined(CYCLE_IMPL_PERF_INDEX)
+/* Why the perf tier is (not) available, in words, into buf. */
+static void perf_tier_why(char *buf, size_t size)
+{
+	const struct cycle_impl_state *g = &cycle_impl_global;
+	int state = CYCLE_IMPL_LOAD(&g->perf_state, __ATOMIC_ACQUIRE);
+	long paranoid = proc_number(PERF_PARANOID);
+
+	if (state == CYCLE_IMPL_PERF_OPEN) {
+		snprintf(buf, size, "kernel.perf_user_access=1; the event "
+			 "reads PMCCNTR_EL0 (index 32)");
+	} else if (state == CYCLE_IMPL_PERF_OPEN_FAILED ||
+		   state == CYCLE_IMPL_PERF_MMAP_FAILED) {
+		int n = snprintf(buf, size, "%s: %s (errno %d)",
+				 cycle_impl_perf_reason(state),
+				 strerror(g->perf_errno), g->perf_errno);
+
+		/* EACCES: perf_event_paranoid refuses this user. */
+		if (g->perf_errno == EACCES && paranoid >= 0 && n > 0 &&
+		    (size_t)n < size)
+			snprintf(buf + n, size - (size_t)n,
+				 "; kernel.perf_event_paranoid is %ld", paranoid);
+	} else {
+		snprintf(buf, size, "%s", cycle_impl_perf_reason(state));
+	}
+}
+#endif
 
 static int module_loaded(void)
 {
@@ -696,6 +780,17 @@ static int advise(const struct report *rep, char *buf, size_t size)
 			 " CPU", name);
 		return 1;
 	}
+#if defined(CYCLE_IMPL_PERF_INDEX)
+	/* The same counter, granted by the kernel through perf. */
+	if (row == NABSENT + 0 &&
+	    rep->agg[NABSENT + CYCLE_IMPL_PERF_INDEX].status == ST_AVAILABLE) {
+		snprintf(buf, size, "none needed: %s traps but is read through"
+			 " perf (kernel.perf_user_access=1) on every probed "
+			 "CPU as %s", name,
+			 row_name(NABSENT + CYCLE_IMPL_PERF_INDEX));
+		return 1;
+	}
+#endif
 	if (st == ST_ABSENT)
 		snprintf(where, sizeof(where), "in this build");
 	else
@@ -753,7 +848,7 @@ static void print_table_row(int cpu, int row, const struct result *r)
 		snprintf(back, sizeof(back), "no");
 	else if (r->backwards > 0)
 		snprintf(back, sizeof(back), "yes (%ld)", r->backwards);
-	printf("%3d  %-14s %-10s %12s %13s %9s %8s  %s\n", cpu,
+	printf("%3d  %-16s %-11s %12s %13s %9s %8s  %s\n", cpu,
 	       row_name(row), status_names[r->status], nominal, measured,
 	       step, cost, back);
 }
@@ -762,13 +857,25 @@ static void print_table(const struct report *rep, const char *advice)
 {
 	int k, row;
 
-	printf("cpu  %-14s %-10s %12s %13s %9s %8s  %s\n", "counter",
+	printf("cpu  %-16s %-11s %12s %13s %9s %8s  %s\n", "counter",
 	       "status", "nominal MHz", "measured MHz", "min step",
 	       "ns/read", "backwards");
 	for (k = 0; k < rep->ncpus; k++)
 		for (row = 0; row < NROWS; row++)
 			print_table_row(rep->cpu[k], row, &rep->res[k][row]);
 	printf("configured: %s\n", row_name(CONFIGURED_ROW));
+#if defined(CYCLE_IMPL_PERF_INDEX)
+	{
+		char why[512];
+
+		perf_tier_why(why, sizeof(why));
+		printf("perf tier: %s %s (%s)\n",
+		       row_name(NABSENT + CYCLE_IMPL_PERF_INDEX),
+		       status_names[rep->agg[NABSENT +
+					     CYCLE_IMPL_PERF_INDEX].status],
+		       why);
+	}
+#endif
 	printf("selected: %s (%.3f MHz)\n", rep->selected,
 	       rep->selected_hz / 1e6);
 	printf("advice: %s\n", advice);
@@ -866,6 +973,40 @@ static void json_cpus(const struct report *rep)
 	fputs("  ]\n", stdout);
 }
 
+/* "perf_tier": the arm64 perf tier and the kernel settings behind it. */
+static void json_perf_tier(const struct report *rep)
+{
+#if defined(CYCLE_IMPL_PERF_INDEX)
+	const struct cycle_impl_state *g = &cycle_impl_global;
+	int state = CYCLE_IMPL_LOAD(&g->perf_state, __ATOMIC_ACQUIRE);
+	long access_value = proc_number(PERF_USER_ACCESS);
+	long paranoid = proc_number(PERF_PARANOID);
+	char why[512];
+
+	perf_tier_why(why, sizeof(why));
+	fputs("  \"perf_tier\": {\"counter\": ", stdout);
+	json_string(row_name(NABSENT + CYCLE_IMPL_PERF_INDEX));
+	fputs(", \"status\": ", stdout);
+	json_string(status_names[rep->agg[NABSENT +
+					  CYCLE_IMPL_PERF_INDEX].status]);
+	fputs(", \"perf_user_access\": ", stdout);
+	json_number((double)access_value, access_value >= 0);
+	fputs(", \"perf_event_paranoid\": ", stdout);
+	json_number((double)paranoid, access(PERF_PARANOID, F_OK) == 0);
+	fputs(", \"state\": ", stdout);
+	json_string(cycle_impl_perf_reason(state));
+	fputs(", \"errno\": ", stdout);
+	json_number((double)g->perf_errno,
+		    state == CYCLE_IMPL_PERF_OPEN_FAILED ||
+		    state == CYCLE_IMPL_PERF_MMAP_FAILED);
+	fputs(", \"reason\": ", stdout);
+	json_string(why);
+	fputs("},\n", stdout);
+#else
+	(void)rep;
+#endif
+}
+
 static void print_json(const struct report *rep, const char *advice,
 		       int usable)
 {
@@ -886,10 +1027,53 @@ static void print_json(const struct report *rep, const char *advice,
 	else
 		json_string(advice);
 	fputs(",\n", stdout);
+	json_perf_tier(rep);
 	json_counters(rep);
 	json_cpus(rep);
 	fputs("}\n", stdout);
 }
+
+#if defined(CYCLE_IMPL_PERF_INDEX)
+/* The choice is made in a child: choosing may open the perf tier's event,
+ * and a process holding it may read PMCCNTR_EL0 directly, which would hide
+ * from the probe whether the machine lets it.  The names are cycle.h's own
+ * strings, found again by name; in-process when fork fails. */
+static void selected_counter(struct report *rep)
+{
+	struct { int index; double hz; } answer = {-1, 0.0};
+	int fds[2], status;
+	pid_t child;
+
+	if (pipe(fds) == 0 && (child = fork()) >= 0) {
+		if (child == 0) {
+			close(fds[0]);
+			answer.index = cycle_impl_lookup(cycle_counter_name());
+			answer.hz = cycle_ticks_per_second();
+			_exit(write(fds[1], &answer, sizeof(answer)) !=
+			      (ssize_t)sizeof(answer));
+		}
+		close(fds[1]);
+		if (read(fds[0], &answer, sizeof(answer)) !=
+		    (ssize_t)sizeof(answer))
+			answer.index = -1;
+		close(fds[0]);
+		waitpid(child, &status, 0);
+		if (answer.index >= 0) {
+			rep->selected = cycle_impl_name(answer.index);
+			rep->selected_hz = answer.hz;
+			return;
+		}
+	}
+	rep->selected = cycle_counter_name();
+	rep->selected_hz = cycle_ticks_per_second();
+}
+#else
+static void selected_counter(struct report *rep)
+{
+	rep->selected = cycle_counter_name();
+	rep->selected_hz = cycle_ticks_per_second();
+}
+#endif
 
 int main(int argc, char **argv)
 {
@@ -902,8 +1086,7 @@ int main(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	/* What an ordinary process gets: chosen before we pin ourselves. */
-	rep.selected = cycle_counter_name();
-	rep.selected_hz = cycle_ticks_per_second();
+	selected_counter(&rep);
 	rc = probe_cpus(&o, &rep);
 	if (rc)
 		return rc;

@@ -34,13 +34,15 @@
  *
  * API (additions; all extra names start with cycle_ / CYCLE_)
  *   const char *cycle_counter_name(void)   the counter in use: "PMCCNTR_EL0",
- *           "CNTVCT_EL0", "PMCCNTR", "CNTVCT", "rdtsc", "rdcycle", "rdtime",
+ *           "PMCCNTR_EL0_perf", "CNTVCT_EL0", "PMCCNTR", "CNTVCT", "rdtsc",
+ *           "rdcycle", "rdtime",
  *           "mftb", "stckf", "clock_gettime", ...
  *   double  cycle_ticks_per_second(void)   the rate of ticks, measured at the
  *           choice against CLOCK_MONOTONIC_RAW (nominal for clock_gettime).
  *
  * Units.  A tick is one unit of the counter chosen at the first call, for the
- *   life of the process: CPU cycles (PMCCNTR_EL0, PMCCNTR, rdtsc, rdcycle),
+ *   life of the process: CPU cycles (PMCCNTR_EL0, PMCCNTR_EL0_perf, PMCCNTR,
+ *   rdtsc, rdcycle),
  *   generic-timer ticks at CNTFRQ (CNTVCT_EL0, CNTVCT) or nanoseconds
  *   (clock_gettime).  If the counter is revoked later, the replacement's
  *   readings are scaled into the same unit.  PMU cycle counters are per CPU:
@@ -59,7 +61,8 @@
  *   HAVE_MACH_MACH_TIME_H   as in FFTW, for systems without the engine.
  *
  * Fallback chains (the first usable one, starting at the configured counter):
- *   aarch64   PMCCNTR_EL0 -> CNTVCT_EL0 -> clock_gettime(CLOCK_MONOTONIC_RAW)
+ *   aarch64   PMCCNTR_EL0 -> PMCCNTR_EL0_perf -> CNTVCT_EL0
+ *             -> clock_gettime(CLOCK_MONOTONIC_RAW)
  *   ARMv7+    PMCCNTR -> CNTVCT -> clock_gettime
  *   x86       rdtsc -> clock_gettime        riscv64  rdcycle -> rdtime -> clock
  *   powerpc   mftb -> clock_gettime         s390x    stckf -> clock_gettime
@@ -84,6 +87,41 @@
  * and any other SIGILL is passed to the handler the program had (or kills the
  * process as it would have).  A program that installs its own SIGILL handler
  * after the first getticks() replaces this guard.
+ *
+ * The perf tier (aarch64, "PMCCNTR_EL0_perf").  Linux 5.17+ lets a task read
+ * PMCCNTR_EL0 while it holds a user-readable perf event, if the admin set
+ * kernel.perf_user_access=1; the kernel sets the access up itself at every
+ * context switch, migration, hotplug and idle exit, so no module is needed.
+ * (Observed on Debian's 6.1: it does not take the access back from a CPU the
+ * task left, but the counter is stopped there.)  The tier is tried only when
+ * the chain reaches it: PMCCNTR_EL0 is configured (or CYCLE_COUNTER names
+ * PMCCNTR_EL0 or PMCCNTR_EL0_perf) and its direct read traps or does not
+ * count; never when the direct read counts, because opening a cycles event
+ * takes the counter from direct readers.  CYCLE_COUNTER=CNTVCT_EL0 skips it.
+ *
+ * The thread that makes the choice opens one event (cycles, this thread, any
+ * CPU, user mode only, config1 "long" and "rdpmc", close-on-exec) with a raw
+ * system call, and maps its first page.  Unprivileged users need
+ * kernel.perf_event_paranoid 2 or lower (Debian's default, 3, refuses them
+ * any event: EACCES).  A reading follows the page's sequence lock: the
+ * event's offset plus PMCCNTR_EL0 when the page says the event sits in the
+ * cycle counter now (index 32), else read() on the event.  An mrs that traps
+ * because the task was switched out meanwhile is stepped over by the trap
+ * handler and retried; it revokes nothing.  It counts the user-mode cycles of
+ * that one thread (not the kernel's, not other tasks', nothing while it
+ * sleeps), continuously across migrations.
+ *
+ * Only the opening thread reads the event: the page's index and offset
+ * describe that thread's event, and EL0 access is set up only for tasks
+ * holding such an event.  arm64 accepts inherit with user access (it only
+ * requires a task-bound event), but an inherited child event has no page of
+ * its own and read() on the parent sums all threads; an event per thread
+ * would leak a descriptor per exited thread (cycle.h cannot hook thread exit
+ * without libpthread).  So every other thread, and the child of a fork() (the
+ * kernel does not copy the page), reads the next tier (CNTVCT_EL0) scaled
+ * into cycles, as after a revocation: an interval measured on one thread is
+ * meaningful, one across two threads is not (as for PMU counters of two
+ * CPUs).  The descriptor stays open for the life of the process.
  *
  * Requirements of the engine: Linux, GCC or Clang, and POSIX declarations
  * (any mode but a strict ISO one such as -std=c99 without _POSIX_C_SOURCE; in
@@ -127,16 +165,30 @@
  * ---------------------------------------------------------------------- */
 
 #if defined(__GNUC__) && defined(__aarch64__)
-/* AArch64: the PMU cycle counter and the generic timer's virtual count. */
+/* AArch64: the PMU cycle counter read directly, the same counter read
+ * through a perf event (kernel.perf_user_access=1, Linux 5.17+), and the
+ * generic timer's virtual count. */
 #define CYCLE_IMPL_PORT_AARCH64 1
-#define CYCLE_IMPL_NHW 2
-#define CYCLE_IMPL_NAMES "PMCCNTR_EL0", "CNTVCT_EL0"
-#define CYCLE_IMPL_REVOCABLE(i) ((i) == 0) /* Linux clears PMUSERENR_EL0 */
+#define CYCLE_IMPL_NHW 3
+#define CYCLE_IMPL_NAMES "PMCCNTR_EL0", "PMCCNTR_EL0_perf", "CNTVCT_EL0"
+#define CYCLE_IMPL_PERF_INDEX 1
+/* Linux clears PMUSERENR_EL0; a perf read's mrs may trap too (handled). */
+#define CYCLE_IMPL_REVOCABLE(i) ((i) <= CYCLE_IMPL_PERF_INDEX)
 #define CYCLE_IMPL_NARROW(i) 0
 #if defined(HAVE_ARMV8_PMCCNTR_EL0)
 #define CYCLE_IMPL_CONFIGURED 0
 #else
-#define CYCLE_IMPL_CONFIGURED 1
+#define CYCLE_IMPL_CONFIGURED 2
+#endif
+#if defined(__linux__) && defined(SA_SIGINFO) && defined(CLOCK_MONOTONIC)
+#ifdef __cplusplus
+extern "C" uint64_t cycle_impl_perf_read(void); /* with the engine */
+#else
+uint64_t cycle_impl_perf_read(void); /* with the engine, below */
+#endif
+#define CYCLE_IMPL_PERF_READ() cycle_impl_perf_read()
+#else
+#define CYCLE_IMPL_PERF_READ() ((uint64_t)0) /* never chosen there */
 #endif
 CYCLE_IMPL_INLINE uint64_t cycle_impl_hw_read(int i)
 {
@@ -144,6 +196,8 @@ CYCLE_IMPL_INLINE uint64_t cycle_impl_hw_read(int i)
 
 	if (i == 0)
 		__asm__ __volatile__("mrs %0, pmccntr_el0" : "=r"(v));
+	else if (i == CYCLE_IMPL_PERF_INDEX)
+		v = CYCLE_IMPL_PERF_READ();
 	else
 		__asm__ __volatile__("mrs %0, cntvct_el0" : "=r"(v));
 	return v;
@@ -152,7 +206,7 @@ CYCLE_IMPL_INLINE double cycle_impl_hw_nominal_hz(int i)
 {
 	uint64_t f;
 
-	if (i != 1)
+	if (i != 2)
 		return 0.0;
 	__asm__ __volatile__("mrs %0, cntfrq_el0" : "=r"(f));
 	return (double)f;
@@ -340,6 +394,17 @@ typedef uint64_t ticks;
 #define CYCLE_IMPL_TRAPS 2
 #define CYCLE_IMPL_FROZEN 3
 
+/* Values of cycle_impl_global.perf_state: the perf tier's event, opened at
+ * most once per process, by the thread that probes it first. */
+#define CYCLE_IMPL_PERF_UNTRIED 0
+#define CYCLE_IMPL_PERF_OPEN 1       /* event open, page mapped, idx 32 seen */
+#define CYCLE_IMPL_PERF_NO_SYSCTL 2  /* no perf_user_access: not arm64 5.17+ */
+#define CYCLE_IMPL_PERF_SYSCTL_OFF 3 /* kernel.perf_user_access is not 1 */
+#define CYCLE_IMPL_PERF_OPEN_FAILED 4 /* perf_event_open: see perf_errno */
+#define CYCLE_IMPL_PERF_MMAP_FAILED 5 /* mmap of the page: see perf_errno */
+#define CYCLE_IMPL_PERF_NO_RDPMC 6   /* the page offers no PMCCNTR_EL0 read */
+#define CYCLE_IMPL_PERF_DIRECT 7     /* not tried: PMCCNTR_EL0 reads directly */
+
 /* How long the choice watches the counters advance: long enough for a
  * 24 MHz timer to tick thousands of times, short enough not to be noticed. */
 #define CYCLE_IMPL_CALIBRATE_NS 200000
@@ -401,6 +466,12 @@ struct cycle_impl_state {
 	int probing;  /* a probe is reading: traps must not revoke */
 	int handler_installed;
 	unsigned traps;            /* counter reads that trapped, ever */
+	int perf_state;  /* CYCLE_IMPL_PERF_* : the perf tier's event */
+	int perf_errno;  /* why perf_event_open or mmap failed */
+	int perf_fd;     /* the event, read() when the page says so */
+	int perf_other;  /* what threads other than the opener read */
+	volatile void *perf_page; /* the event's first page, mmap'ed */
+	volatile int *perf_alive; /* 1, but 0 in a child of fork() */
 	int status[CYCLE_IMPL_NCOUNTERS];
 	double hz[CYCLE_IMPL_NCOUNTERS];
 	struct cycle_impl_conversion conv[CYCLE_IMPL_NCOUNTERS];
@@ -412,6 +483,20 @@ extern "C" {
 #endif
 
 __attribute__((weak)) struct cycle_impl_state cycle_impl_global;
+
+#if defined(CYCLE_IMPL_PERF_INDEX)
+/* Per thread: the perf event belongs to the thread that opened it (see the
+ * manual), and its trap handler must know a trap came from a perf read. */
+struct cycle_impl_perf_thread {
+	int mine;         /* this thread opened the event */
+	int reading;      /* inside the mrs of a perf read */
+	unsigned trapped; /* such mrs that trapped */
+};
+__attribute__((weak)) __thread struct cycle_impl_perf_thread
+	cycle_impl_perf_self;
+int cycle_impl_perf_open(void);
+const char *cycle_impl_perf_reason(int state);
+#endif
 
 ticks cycle_impl_slow(void);
 void cycle_impl_init(void);
@@ -459,7 +544,7 @@ CYCLE_IMPL_INLINE int cycle_impl_decode(void *context, int *reg)
 	if ((insn & 0xffffffe0u) == 0xd53b9d00u) /* mrs Xt, PMCCNTR_EL0 */
 		return 0;
 	if ((insn & 0xffffffe0u) == 0xd53be040u) /* mrs Xt, CNTVCT_EL0 */
-		return 1;
+		return 2;
 	return -1;
 }
 CYCLE_IMPL_INLINE void cycle_impl_complete(void *context, int reg,
@@ -800,6 +885,232 @@ CYCLE_IMPL_INLINE void cycle_impl_remove_handler(void)
 	g->handler_installed = 0;
 }
 
+#if defined(CYCLE_IMPL_PERF_INDEX)
+/* --- The perf tier (aarch64): PMCCNTR_EL0 read through a perf event. -----
+ * With kernel.perf_user_access=1 (Linux 5.17+), the kernel sets
+ * PMUSERENR_EL0 when it schedules a task holding a user-readable event, and
+ * clears it when it enables the PMU for another task (see the manual for
+ * what it leaves behind); the event's first page tells, under a sequence
+ * lock, whether the event sits in PMCCNTR_EL0 right now (index 32) and what
+ * to add to it.
+ * The layouts below are the heads of the kernel's struct perf_event_attr (up
+ * to config1, PERF_ATTR_SIZE_VER0) and struct perf_event_mmap_page, spelled
+ * here so that no kernel header is needed. */
+struct cycle_impl_perf_attr {
+	uint32_t type, size;
+	uint64_t config, sample_period, sample_type, read_format, flags;
+	uint32_t wakeup_events, bp_type;
+	uint64_t config1;
+};
+struct cycle_impl_perf_page {
+	uint32_t version, compat_version, lock, index;
+	int64_t offset;
+	uint64_t time_enabled, time_running, capabilities;
+	uint16_t pmc_width;
+};
+/* Bit n of a __u64 bit-field (attr flags, page capabilities): allocated
+ * from the least significant bit on little-endian, the most on big. */
+#if defined(__AARCH64EB__)
+#define CYCLE_IMPL_BITFIELD(n) ((uint64_t)1 << (63 - (n)))
+#else
+#define CYCLE_IMPL_BITFIELD(n) ((uint64_t)1 << (n))
+#endif
+#define CYCLE_IMPL_PERF_CYCLE_INDEX 32 /* armv8pmu_user_event_idx() */
+#define CYCLE_IMPL_PERF_PAGE_SIZE 4096 /* mapping one page of 4/16/64 KiB */
+
+/* An arm64 system call without libc's syscall(), which strict ISO modes
+ * do not declare; returns -errno on failure. */
+CYCLE_IMPL_INLINE long cycle_impl_syscall6(long nr, long a, long b, long c,
+					   long d, long e, long f)
+{
+	long ret;
+
+	__asm__ __volatile__("mov x8, %1\n\tmov x0, %2\n\tmov x1, %3\n\t"
+			     "mov x2, %4\n\tmov x3, %5\n\tmov x4, %6\n\t"
+			     "mov x5, %7\n\tsvc #0\n\tmov %0, x0"
+			     : "=r"(ret)
+			     : "r"(nr), "r"(a), "r"(b), "r"(c), "r"(d),
+			       "r"(e), "r"(f)
+			     : "x0", "x1", "x2", "x3", "x4", "x5", "x8",
+			       "memory");
+	return ret;
+}
+
+/* One pass over the page's protocol: 1 and the count in *value when
+ * PMCCNTR_EL0 could be read directly, 0 when read() must answer. */
+CYCLE_IMPL_INLINE int cycle_impl_perf_sample(
+	const volatile struct cycle_impl_perf_page *pc, uint64_t *value)
+{
+	struct cycle_impl_perf_thread *t = &cycle_impl_perf_self;
+	uint32_t seq, idx, width;
+	uint64_t pmc = 0, count = 0;
+	unsigned trapped;
+	int direct;
+
+	do {
+		seq = pc->lock;
+		__asm__ __volatile__("" : : : "memory");
+		idx = pc->index;
+		width = pc->pmc_width;
+		direct = (pc->capabilities & CYCLE_IMPL_BITFIELD(2)) != 0 &&
+			 idx == CYCLE_IMPL_PERF_CYCLE_INDEX;
+		if (direct) {
+			/* Descheduled between the index and the mrs, the
+			 * mrs traps: the handler sees t->reading, counts
+			 * the trap and steps over it without revoking. */
+			trapped = t->trapped;
+			t->reading = 1;
+			__asm__ __volatile__("mrs %0, pmccntr_el0"
+					     : "=r"(pmc) : : "memory");
+			t->reading = 0;
+			if (t->trapped != trapped)
+				direct = 0;
+			if (width > 0 && width < 64)
+				pmc = (uint64_t)((int64_t)(pmc << (64 - width)) >>
+						 (64 - width));
+			count = (uint64_t)pc->offset + pmc;
+		}
+		__asm__ __volatile__("" : : : "memory");
+	} while (pc->lock != seq);
+	*value = count;
+	return direct;
+}
+
+/* Why the tier is not in use (or "open"); for CYCLE_DEBUG and cycle-probe. */
+__attribute__((weak)) const char *cycle_impl_perf_reason(int state)
+{
+	switch (state) {
+	case CYCLE_IMPL_PERF_UNTRIED: return "not tried";
+	case CYCLE_IMPL_PERF_OPEN: return "open";
+	case CYCLE_IMPL_PERF_NO_SYSCTL:
+		return "no /proc/sys/kernel/perf_user_access (Linux older than"
+		       " 5.17, or not arm64)";
+	case CYCLE_IMPL_PERF_SYSCTL_OFF: return "kernel.perf_user_access is 0";
+	case CYCLE_IMPL_PERF_OPEN_FAILED: return "perf_event_open failed";
+	case CYCLE_IMPL_PERF_MMAP_FAILED: return "mmap of the event failed";
+	case CYCLE_IMPL_PERF_NO_RDPMC:
+		return "the event is not readable in PMCCNTR_EL0 (cycle "
+		       "counter busy, or no user access)";
+	case CYCLE_IMPL_PERF_DIRECT:
+		return "not tried: PMCCNTR_EL0 reads directly (a perf cycles "
+		       "event would revoke that)";
+	}
+	return "busy";
+}
+
+/* Opens the event for the calling thread, once per process; returns 1 when
+ * this thread can read the tier.  A trap handler must be installed. */
+__attribute__((weak)) int cycle_impl_perf_open(void)
+{
+	struct cycle_impl_state *g = &cycle_impl_global;
+	struct cycle_impl_perf_attr attr;
+	int expected = CYCLE_IMPL_PERF_UNTRIED, state, c;
+	long fd, page, alive, err = 0;
+	uint64_t v;
+	FILE *f;
+
+	if (!CYCLE_IMPL_CAS(&g->perf_state, &expected, -1))
+		return expected == CYCLE_IMPL_PERF_OPEN &&
+		       cycle_impl_perf_self.mine;
+	f = fopen("/proc/sys/kernel/perf_user_access", "r");
+	c = f ? fgetc(f) : EOF;
+	if (f)
+		fclose(f);
+	if (!f) {
+		state = CYCLE_IMPL_PERF_NO_SYSCTL;
+		goto out;
+	}
+	if (c != '1') {
+		state = CYCLE_IMPL_PERF_SYSCTL_OFF;
+		goto out;
+	}
+	memset(&attr, 0, sizeof(attr));
+	attr.type = 0;   /* PERF_TYPE_HARDWARE */
+	attr.config = 0; /* PERF_COUNT_HW_CPU_CYCLES */
+	attr.size = sizeof(attr);
+	/* exclude_kernel, exclude_hv: what perf_event_paranoid=2 allows a
+	 * user; the time the kernel spends for the task is not counted. */
+	attr.flags = CYCLE_IMPL_BITFIELD(5) | CYCLE_IMPL_BITFIELD(6);
+	attr.config1 = 3; /* bit 0 "long": 64 bits; bit 1 "rdpmc": EL0 reads */
+	/* perf_event_open(attr, this thread, any CPU, no group, CLOEXEC). */
+	fd = cycle_impl_syscall6(241, (long)(uintptr_t)&attr, 0, -1, -1, 8, 0);
+	if (fd < 0) {
+		g->perf_errno = (int)-fd;
+		state = CYCLE_IMPL_PERF_OPEN_FAILED;
+		goto out;
+	}
+	/* mmap(NULL, one page, PROT_READ, MAP_SHARED, fd, 0) */
+	page = cycle_impl_syscall6(222, 0, CYCLE_IMPL_PERF_PAGE_SIZE, 1, 1, fd,
+				   0);
+	if (page < 0 && page > -4096) {
+		g->perf_errno = (int)-page;
+		close((int)fd);
+		state = CYCLE_IMPL_PERF_MMAP_FAILED;
+		goto out;
+	}
+	/* The kernel does not copy the event's page into a child of fork():
+	 * a private page with MADV_WIPEONFORK tells the child, which finds
+	 * it zeroed, to read another tier instead of the missing page.
+	 * mmap(NULL, page, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS). */
+	alive = cycle_impl_syscall6(222, 0, CYCLE_IMPL_PERF_PAGE_SIZE, 3, 0x22,
+				    -1, 0);
+	if ((alive < 0 && alive > -4096) ||
+	    (err = cycle_impl_syscall6(233, alive, CYCLE_IMPL_PERF_PAGE_SIZE,
+				       18, 0, 0, 0)) != 0) {
+		g->perf_errno = (int)-(alive < 0 && alive > -4096 ? alive : err);
+		cycle_impl_syscall6(215, page, CYCLE_IMPL_PERF_PAGE_SIZE, 0, 0,
+				    0, 0); /* munmap */
+		close((int)fd);
+		state = CYCLE_IMPL_PERF_MMAP_FAILED;
+		goto out;
+	}
+	*(volatile int *)(uintptr_t)alive = 1;
+	g->perf_alive = (volatile int *)(uintptr_t)alive;
+	g->perf_fd = (int)fd;
+	if (g->perf_other == 0)
+		g->perf_other = CYCLE_IMPL_CLOCK_INDEX; /* until init knows */
+	cycle_impl_perf_self.mine = 1;
+	g->perf_page = (volatile void *)(uintptr_t)page;
+	if (!cycle_impl_perf_sample((const volatile struct cycle_impl_perf_page
+				     *)g->perf_page, &v)) {
+		g->perf_page = NULL;
+		cycle_impl_perf_self.mine = 0;
+		cycle_impl_syscall6(215, page, CYCLE_IMPL_PERF_PAGE_SIZE, 0, 0,
+				    0, 0); /* munmap */
+		close((int)fd);
+		state = CYCLE_IMPL_PERF_NO_RDPMC;
+		goto out;
+	}
+	state = CYCLE_IMPL_PERF_OPEN;
+out:
+	CYCLE_IMPL_STORE(&g->perf_state, state, __ATOMIC_RELEASE);
+	return state == CYCLE_IMPL_PERF_OPEN;
+}
+
+/* The tier's reading: the event's count (user-mode cycles of the opening
+ * thread); other threads, and a child of fork() (perf_alive zeroed), get
+ * the next tier's reading in the same unit instead (see the manual). */
+__attribute__((weak)) uint64_t cycle_impl_perf_read(void)
+{
+	struct cycle_impl_state *g = &cycle_impl_global;
+	const volatile struct cycle_impl_perf_page *pc =
+		(const volatile struct cycle_impl_perf_page *)g->perf_page;
+	uint64_t v;
+	int other;
+
+	if (cycle_impl_perf_self.mine && pc && *g->perf_alive) {
+		if (cycle_impl_perf_sample(pc, &v))
+			return v;
+		/* Not in PMCCNTR_EL0 now (multiplexed, sysctl turned off,
+		 * trapped): the kernel knows the count. */
+		if (read(g->perf_fd, &v, sizeof(v)) == (ssize_t)sizeof(v))
+			return v;
+	}
+	other = g->perf_other ? g->perf_other : CYCLE_IMPL_CLOCK_INDEX;
+	return cycle_impl_convert(other, cycle_impl_read(other));
+}
+#endif /* CYCLE_IMPL_PERF_INDEX */
+
 /* Read counter index, telling whether the read trapped (returns 0 then). */
 __attribute__((weak)) int cycle_impl_try_read(int index, uint64_t *value)
 {
@@ -812,6 +1123,14 @@ __attribute__((weak)) int cycle_impl_try_read(int index, uint64_t *value)
 		return 1;
 	}
 	cycle_impl_install_handler();
+#if defined(CYCLE_IMPL_PERF_INDEX)
+	if (index == CYCLE_IMPL_PERF_INDEX && !cycle_impl_perf_open()) {
+		if (!had_handler)
+			cycle_impl_remove_handler();
+		*value = 0;
+		return 0;
+	}
+#endif
 	CYCLE_IMPL_STORE(&g->probing, 1, __ATOMIC_SEQ_CST);
 	before = CYCLE_IMPL_LOAD(&g->traps, __ATOMIC_SEQ_CST);
 	*value = cycle_impl_read(index);
@@ -851,6 +1170,16 @@ __attribute__((weak)) void cycle_impl_on_trap(int sig, siginfo_t *info,
 		errno = saved_errno;
 		return;
 	}
+#if defined(CYCLE_IMPL_PERF_INDEX)
+	/* The mrs of a perf read, descheduled after it read the page: the
+	 * perf read notices and asks read(); nothing is revoked. */
+	if (index == 0 && g->perf_page && cycle_impl_perf_self.reading) {
+		cycle_impl_perf_self.trapped++;
+		cycle_impl_complete(context, reg, 0);
+		errno = saved_errno;
+		return;
+	}
+#endif
 	CYCLE_IMPL_ADD(&g->traps, 1, __ATOMIC_SEQ_CST);
 	mode = CYCLE_IMPL_LOAD(&g->mode, __ATOMIC_ACQUIRE);
 	if ((mode == CYCLE_IMPL_FAST || mode == CYCLE_IMPL_SLOW) &&
@@ -885,6 +1214,20 @@ __attribute__((weak)) void cycle_impl_on_trap(int sig, siginfo_t *info,
 	errno = saved_errno;
 }
 
+#if defined(CYCLE_IMPL_PERF_INDEX)
+/* Whether PMCCNTR_EL0 reads directly and moves within about 20 us. */
+CYCLE_IMPL_INLINE int cycle_impl_pmu_counts(void)
+{
+	uint64_t a, b, c0 = cycle_impl_read(CYCLE_IMPL_CLOCK_INDEX);
+
+	if (!cycle_impl_try_read(0, &a))
+		return 0;
+	while (cycle_impl_read(CYCLE_IMPL_CLOCK_INDEX) - c0 < 20000)
+		;
+	return cycle_impl_try_read(0, &b) && b != a;
+}
+#endif
+
 /* The choice, made by exactly one thread. */
 __attribute__((weak)) void cycle_impl_init(void)
 {
@@ -894,7 +1237,7 @@ __attribute__((weak)) void cycle_impl_init(void)
 	const char *debug = getenv("CYCLE_DEBUG");
 	int start = CYCLE_IMPL_CONFIGURED, requested = 0, i, chosen;
 	int measured = 0;
-	char line[256];
+	char line[320];
 
 	g->debug = debug && *debug && strcmp(debug, "0") != 0;
 	if (request && *request) {
@@ -912,9 +1255,30 @@ __attribute__((weak)) void cycle_impl_init(void)
 	}
 
 	/* Which candidates read without trapping. */
-	for (i = start; i < CYCLE_IMPL_NCOUNTERS; i++)
+	for (i = start; i < CYCLE_IMPL_NCOUNTERS; i++) {
+#if defined(CYCLE_IMPL_PERF_INDEX)
+		/* Opening a perf cycles event would take PMCCNTR_EL0 away
+		 * from direct reads that work.  Readable is not enough: a
+		 * task that held a perf_user_access event leaves EL0 access
+		 * on where it ran, with the counter stopped. */
+		if (i == CYCLE_IMPL_PERF_INDEX && start < i &&
+		    g->status[0] == CYCLE_IMPL_AVAILABLE &&
+		    cycle_impl_pmu_counts()) {
+			g->perf_state = CYCLE_IMPL_PERF_DIRECT;
+			continue;
+		}
+#endif
 		g->status[i] = cycle_impl_try_read(i, &first[i]) ?
 			CYCLE_IMPL_AVAILABLE : CYCLE_IMPL_TRAPS;
+	}
+#if defined(CYCLE_IMPL_PERF_INDEX)
+	/* Holding the event, this task may read PMCCNTR_EL0 directly, but
+	 * the raw value jumps at every switch: it stopped before we opened
+	 * the event (cycle_impl_pmu_counts), and that is what it is. */
+	if (g->perf_state == CYCLE_IMPL_PERF_OPEN &&
+	    g->status[0] == CYCLE_IMPL_AVAILABLE)
+		g->status[0] = CYCLE_IMPL_FROZEN;
+#endif
 
 	/* Which of them advance, and how fast, against the clock. */
 	if (start < CYCLE_IMPL_CLOCK_INDEX) {
@@ -951,6 +1315,13 @@ __attribute__((weak)) void cycle_impl_init(void)
 	}
 	g->status[CYCLE_IMPL_CLOCK_INDEX] = CYCLE_IMPL_AVAILABLE;
 	g->hz[CYCLE_IMPL_CLOCK_INDEX] = 1e9;
+#if defined(CYCLE_IMPL_PERF_INDEX)
+	/* What threads other than the perf event's opener read. */
+	for (i = CYCLE_IMPL_PERF_INDEX + 1;
+	     g->status[i] != CYCLE_IMPL_AVAILABLE; i++)
+		;
+	g->perf_other = i;
+#endif
 
 	chosen = start;
 	while (g->status[chosen] != CYCLE_IMPL_AVAILABLE)
@@ -982,14 +1353,31 @@ __attribute__((weak)) void cycle_impl_init(void)
 		cycle_impl_remove_handler();
 
 	if (g->debug) {
-		char why[160] = "";
+		char why[200] = "";
 		size_t n = 0;
 
-		for (i = start; i < chosen; i++)
+		for (i = start; i < chosen && n < sizeof(why); i++) {
+			const char *what = g->status[i] == CYCLE_IMPL_TRAPS ?
+				"traps" : "is frozen", *more = "";
+
+#if defined(CYCLE_IMPL_PERF_INDEX)
+			if (i == CYCLE_IMPL_PERF_INDEX &&
+			    g->perf_state != CYCLE_IMPL_PERF_OPEN) {
+				what = "unavailable: ";
+				more = cycle_impl_perf_reason(g->perf_state);
+			}
+#endif
 			n += (size_t)snprintf(why + n, sizeof(why) - n,
-				"%s%s %s", n ? ", " : "; ", cycle_impl_name(i),
-				g->status[i] == CYCLE_IMPL_TRAPS ? "traps"
-								: "is frozen");
+				"%s%s %s%s", n ? ", " : "; ",
+				cycle_impl_name(i), what, more);
+#if defined(CYCLE_IMPL_PERF_INDEX)
+			if (i == CYCLE_IMPL_PERF_INDEX && n < sizeof(why) &&
+			    (g->perf_state == CYCLE_IMPL_PERF_OPEN_FAILED ||
+			     g->perf_state == CYCLE_IMPL_PERF_MMAP_FAILED))
+				n += (size_t)snprintf(why + n, sizeof(why) - n,
+					" (errno %d)", g->perf_errno);
+#endif
+		}
 		snprintf(line, sizeof(line),
 			 "cycle.h: using %s (%s %s%s%s)\n",
 			 cycle_impl_name(chosen),
@@ -1062,7 +1450,7 @@ __attribute__((weak)) double cycle_ticks_per_second(void)
 typedef uint64_t ticks;
 #define HAVE_TICK_COUNTER 1
 #if defined(CYCLE_IMPL_PORT_AARCH64)
-#define CYCLE_IMPL_PLAIN_INDEX 1
+#define CYCLE_IMPL_PLAIN_INDEX 2
 #else
 #define CYCLE_IMPL_PLAIN_INDEX 0
 #endif

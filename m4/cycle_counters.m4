@@ -1,4 +1,4 @@
-# serial 1
+# serial 2
 # cycle_counters.m4: configure options that choose the first cycle counter to try.
 # SPDX-License-Identifier: MIT
 #
@@ -15,7 +15,8 @@
 #   --enable-armv7a-cntvct       HAVE_ARMV7A_CNTVCT       32-bit ARMv7-A or later
 #
 # Sets and substitutes CYCLE_COUNTER_CHAIN, the chain cycle.h will walk on
-# this host ("PMCCNTR_EL0 -> CNTVCT_EL0 -> clock_gettime"), for a summary.
+# this host ("PMCCNTR_EL0 -> PMCCNTR_EL0_perf -> CNTVCT_EL0 ->
+# clock_gettime"), for a summary.
 # Needs AC_CANONICAL_HOST and a C compiler (AC_PROG_CC) before it.  Copy this
 # file into your m4/ directory and call CYCLE_ARG_COUNTERS from configure.ac.
 
@@ -94,7 +95,7 @@ AC_COMPUTE_INT([cycle_port], [CYCLE_PORT_GUESS], [[
 #endif]], [cycle_port=0])
 AS_CASE([$cycle_port],
   [1], [AS_IF([test "x$enable_armv8_pmccntr" = xyes || test "x$enable_armv8_pmccntr_el0" = xyes],
-         [CYCLE_COUNTER_CHAIN="PMCCNTR_EL0 -> CNTVCT_EL0 -> clock_gettime"],
+         [CYCLE_COUNTER_CHAIN="PMCCNTR_EL0 -> PMCCNTR_EL0_perf -> CNTVCT_EL0 -> clock_gettime"],
          [CYCLE_COUNTER_CHAIN="CNTVCT_EL0 -> clock_gettime"])],
   [2], [AS_IF([test "x$enable_armv7a_pmccntr" = xyes],
          [CYCLE_COUNTER_CHAIN="PMCCNTR -> CNTVCT -> clock_gettime"],

@@ -62,7 +62,7 @@ check() { # check PYTHON-EXPRESSION DESCRIPTION: j is the parsed report
 	ok $? "$2"
 }
 check "True" "the JSON parses"
-check "isinstance(j['arch'], str) and isinstance(j['selected'], str) and all(isinstance(c['name'], str) and c['status'] in ('available','traps','frozen','absent') and (c['hz'] is None or c['hz'] >= 0) for c in j['counters'])" \
+check "isinstance(j['arch'], str) and isinstance(j['selected'], str) and all(isinstance(c['name'], str) and c['status'] in ('available','traps','frozen','unavailable','absent') and (c['hz'] is None or c['hz'] >= 0) for c in j['counters'])" \
 	"it has arch, selected, and counters with name, status and hz"
 check "any(c['name'] == j['selected'] and c['status'] == 'available' for c in j['counters']) or j['selected'] == 'clock_gettime'" \
 	"the selected counter is one the probe found available"

@@ -1,0 +1,131 @@
+/* perf-tier-t: the aarch64 perf tier's reading paths, on a page of our own.
+ * SPDX-License-Identifier: MIT
+ *
+ * Under qemu user mode perf_event_open fails and PMCCNTR_EL0 always traps,
+ * so the perf tier is never chosen by itself.  Here the engine is given a
+ * page that claims the event sits in PMCCNTR_EL0 (index 32) and a pipe in
+ * place of the event's descriptor: the mrs then traps for real, as it does
+ * on hardware when the task is switched out between reading the page and
+ * reading the counter.  The handler must step over it without revoking
+ * anything, and the reading must come from read().  On real hardware (where
+ * the mrs may succeed) the checks that need the trap are skipped.
+ */
+#include <stddef.h>
+
+#include "engine-test.h"
+#include "tap/basic.h"
+
+#if defined(CYCLE_IMPL_ENGINE) && defined(CYCLE_IMPL_PERF_INDEX)
+
+static struct cycle_impl_perf_page fake_page;
+static int fake_alive = 1;
+
+/* Writes value into the pipe that stands for the event's descriptor. */
+static int feed(int fd, uint64_t value)
+{
+	return write(fd, &value, sizeof(value)) == (ssize_t)sizeof(value);
+}
+
+int main(void)
+{
+	struct cycle_impl_state *g = &cycle_impl_global;
+	int fds[2], mode, active;
+	unsigned traps;
+	uint64_t v, c0, c1;
+
+	tap_plan(9);
+	(void)getticks(); /* the real choice: PMCCNTR_EL0_perf unavailable */
+	tap_ok(g->active != CYCLE_IMPL_PERF_INDEX &&
+	       g->perf_state != CYCLE_IMPL_PERF_OPEN,
+	       "without perf_user_access the tier is not chosen (%s: %s)",
+	       cycle_counter_name(), cycle_impl_perf_reason(g->perf_state));
+	if (pipe(fds) != 0)
+		tap_bail("pipe: %s", strerror(errno));
+
+	fake_page.lock = 2;
+	fake_page.index = CYCLE_IMPL_PERF_CYCLE_INDEX;
+	fake_page.offset = 1000;
+	fake_page.capabilities = CYCLE_IMPL_BITFIELD(2); /* cap_user_rdpmc */
+	fake_page.pmc_width = 64;
+	g->perf_fd = fds[0];
+	g->perf_alive = &fake_alive;
+	g->perf_other = CYCLE_IMPL_PERF_INDEX + 1;
+	g->perf_page = &fake_page;
+	cycle_impl_perf_self.mine = 1;
+	cycle_impl_install_handler(); /* as when the tier is chosen */
+
+	mode = g->mode;
+	active = g->active;
+	traps = g->traps;
+	feed(fds[1], 0xabcdef);
+	v = cycle_impl_perf_read();
+	if (cycle_impl_perf_self.trapped == 0) {
+		tap_skip("PMCCNTR_EL0 did not trap here");
+		tap_skip("PMCCNTR_EL0 did not trap here");
+	} else {
+		tap_ok(cycle_impl_perf_self.trapped == 1,
+		       "a trapping mrs inside the page protocol is stepped over"
+		       " once (%u)", cycle_impl_perf_self.trapped);
+		tap_ok(v == 0xabcdef,
+		       "... and the reading comes from read() (%#llx)",
+		       (unsigned long long)v);
+	}
+	tap_ok(g->traps == traps && g->mode == mode && g->active == active,
+	       "... and nothing is revoked (traps %u, active %s)", g->traps,
+	       cycle_impl_name(g->active));
+
+	/* The page says the event is not in a counter now: read() only. */
+	fake_page.index = 0;
+	traps = cycle_impl_perf_self.trapped;
+	feed(fds[1], 0x123456);
+	v = cycle_impl_perf_read();
+	tap_ok(v == 0x123456 && cycle_impl_perf_self.trapped == traps,
+	       "index 0: read() answers, no mrs (%#llx)", (unsigned long long)v);
+
+	/* A child of fork(), or a thread that did not open the event: the
+	 * next tier, CNTVCT_EL0, in the unit of the chosen one (here it is
+	 * CNTVCT_EL0 itself, so the raw count). */
+	fake_alive = 0;
+	c0 = cycle_impl_hw_read(CYCLE_IMPL_PERF_INDEX + 1);
+	v = cycle_impl_perf_read();
+	c1 = cycle_impl_hw_read(CYCLE_IMPL_PERF_INDEX + 1);
+	tap_ok(g->chosen == CYCLE_IMPL_PERF_INDEX + 1 && c0 <= v && v <= c1,
+	       "a wiped fork sentinel: the next tier answers (%llu <= %llu <= "
+	       "%llu)", (unsigned long long)c0, (unsigned long long)v,
+	       (unsigned long long)c1);
+	fake_alive = 1;
+	cycle_impl_perf_self.mine = 0;
+	c0 = cycle_impl_hw_read(CYCLE_IMPL_PERF_INDEX + 1);
+	v = cycle_impl_perf_read();
+	c1 = cycle_impl_hw_read(CYCLE_IMPL_PERF_INDEX + 1);
+	tap_ok(c0 <= v && v <= c1, "not the opener: the next tier answers");
+	cycle_impl_perf_self.mine = 1;
+	fake_page.index = CYCLE_IMPL_PERF_CYCLE_INDEX;
+
+	/* A PMCCNTR_EL0 read that is not a perf read still revokes. */
+	pretend_granted(0);
+	traps = g->traps;
+	(void)getticks();
+	tap_ok(g->traps == traps + 1 && g->active != 0,
+	       "a direct PMCCNTR_EL0 read outside the page protocol still "
+	       "revokes (now %s)", cycle_impl_name(g->active));
+
+	/* The kernel's layouts (include/uapi/linux/perf_event.h). */
+	tap_ok(offsetof(struct cycle_impl_perf_page, offset) == 16 &&
+	       offsetof(struct cycle_impl_perf_page, capabilities) == 40 &&
+	       offsetof(struct cycle_impl_perf_page, pmc_width) == 48 &&
+	       offsetof(struct cycle_impl_perf_attr, config1) == 56 &&
+	       sizeof(struct cycle_impl_perf_attr) == 64,
+	       "page and attr fields sit where the kernel puts them");
+	return tap_done();
+}
+
+#else
+
+int main(void)
+{
+	tap_skip_all("no perf tier on this architecture");
+	return 0;
+}
+
+#endif
