@@ -1448,7 +1448,6 @@ __attribute__((weak)) double cycle_ticks_per_second(void)
 /* CNTVCT_EL0 (Linux and macOS let user space read it), rdtsc, the time
  * base, the TOD clock: none of these traps without the process asking. */
 typedef uint64_t ticks;
-#define HAVE_TICK_COUNTER 1
 #if defined(CYCLE_IMPL_PORT_AARCH64)
 #define CYCLE_IMPL_PLAIN_INDEX 2
 #else
@@ -1458,86 +1457,46 @@ CYCLE_IMPL_INLINE ticks getticks(void)
 {
 	return cycle_impl_hw_read(CYCLE_IMPL_PLAIN_INDEX);
 }
-CYCLE_IMPL_INLINE double elapsed(ticks t1, ticks t0)
-{
-	return (double)(int64_t)(t1 - t0);
-}
-CYCLE_IMPL_INLINE const char *cycle_counter_name(void)
+CYCLE_IMPL_INLINE const char *cycle_impl_plain_name(void)
 {
 	static const char *const names[] = {CYCLE_IMPL_NAMES};
 
 	return names[CYCLE_IMPL_PLAIN_INDEX];
 }
-CYCLE_IMPL_INLINE double cycle_ticks_per_second(void)
-{
-	return cycle_impl_hw_nominal_hz(CYCLE_IMPL_PLAIN_INDEX);
-}
+#define CYCLE_IMPL_PLAIN_NAME cycle_impl_plain_name()
+#define CYCLE_IMPL_PLAIN_HZ cycle_impl_hw_nominal_hz(CYCLE_IMPL_PLAIN_INDEX)
 
 #elif defined(HAVE_MACH_ABSOLUTE_TIME) && defined(HAVE_MACH_MACH_TIME_H)
-/* macOS on other CPUs. */
+/* macOS on other CPUs; mach_timebase_info() gives the rate. */
 #include <mach/mach_time.h>
 typedef uint64_t ticks;
-#define HAVE_TICK_COUNTER 1
 #define getticks mach_absolute_time
-CYCLE_IMPL_INLINE double elapsed(ticks t1, ticks t0)
-{
-	return (double)(int64_t)(t1 - t0);
-}
-CYCLE_IMPL_INLINE const char *cycle_counter_name(void)
-{
-	return "mach_absolute_time";
-}
-CYCLE_IMPL_INLINE double cycle_ticks_per_second(void)
-{
-	return 0.0 /* mach_timebase_info() gives the ratio */;
-}
+#define CYCLE_IMPL_PLAIN_NAME "mach_absolute_time"
+#define CYCLE_IMPL_PLAIN_HZ 0.0
 
 #elif defined(HAVE_GETHRTIME) && defined(HAVE_HRTIME_T)
 /* Solaris. */
 #include <sys/time.h>
 typedef hrtime_t ticks;
-#define HAVE_TICK_COUNTER 1
 #define getticks gethrtime
-CYCLE_IMPL_INLINE double elapsed(ticks t1, ticks t0)
-{
-	return (double)t1 - (double)t0;
-}
-CYCLE_IMPL_INLINE const char *cycle_counter_name(void)
-{
-	return "gethrtime";
-}
-CYCLE_IMPL_INLINE double cycle_ticks_per_second(void)
-{
-	return 1e9;
-}
+#define CYCLE_IMPL_PLAIN_NAME "gethrtime"
+#define CYCLE_IMPL_PLAIN_HZ 1e9
 
 #elif defined(_MSC_VER) && (defined(_M_X64) || defined(_M_IX86))
 /* Visual C++ on x86. */
 #include <intrin.h>
 typedef unsigned __int64 ticks;
-#define HAVE_TICK_COUNTER 1
 CYCLE_IMPL_INLINE ticks getticks(void)
 {
 	return __rdtsc();
 }
-CYCLE_IMPL_INLINE double elapsed(ticks t1, ticks t0)
-{
-	return (double)(__int64)(t1 - t0);
-}
-CYCLE_IMPL_INLINE const char *cycle_counter_name(void)
-{
-	return "rdtsc";
-}
-CYCLE_IMPL_INLINE double cycle_ticks_per_second(void)
-{
-	return 0.0;
-}
+#define CYCLE_IMPL_PLAIN_NAME "rdtsc"
+#define CYCLE_IMPL_PLAIN_HZ 0.0
 
 #elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L && \
-	defined(TIME_UTC) && !defined(__STDC_NO_THREADS__)
+	defined(TIME_UTC)
 /* Strict ISO C11 elsewhere: timespec_get, in nanoseconds. */
 typedef uint64_t ticks;
-#define HAVE_TICK_COUNTER 1
 CYCLE_IMPL_INLINE ticks getticks(void)
 {
 	struct timespec ts;
@@ -1545,18 +1504,25 @@ CYCLE_IMPL_INLINE ticks getticks(void)
 	timespec_get(&ts, TIME_UTC);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
+#define CYCLE_IMPL_PLAIN_NAME "timespec_get"
+#define CYCLE_IMPL_PLAIN_HZ 1e9
+#endif /* engine or not */
+
+/* The rest of the API, the same for every counter without the engine. */
+#if !defined(CYCLE_IMPL_ENGINE) && defined(CYCLE_IMPL_PLAIN_NAME)
+#define HAVE_TICK_COUNTER 1
 CYCLE_IMPL_INLINE double elapsed(ticks t1, ticks t0)
 {
 	return (double)(int64_t)(t1 - t0);
 }
 CYCLE_IMPL_INLINE const char *cycle_counter_name(void)
 {
-	return "timespec_get";
+	return CYCLE_IMPL_PLAIN_NAME;
 }
 CYCLE_IMPL_INLINE double cycle_ticks_per_second(void)
 {
-	return 1e9;
+	return CYCLE_IMPL_PLAIN_HZ;
 }
-#endif /* engine or not */
+#endif
 
 #endif /* CYCLE_H_INCLUDED */

@@ -10,15 +10,8 @@ probe="${top_builddir:-.}/cycle/cycle-probe"
 run() { ${TEST_EMULATOR:-} "$probe" "$@"; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0
-failed=0
-ok() {
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else
-		echo "not ok $n - $2"; failed=1
-		sed 's/^/# /' "$tmp/err" 2>/dev/null | head -5
-	fi
-}
+. "${top_srcdir:-.}/tests/tap/libtap.sh"
+TAP_DIAG=$tmp/err
 lines() { wc -l <"$1" | tr -d ' '; }
 
 echo "1..14"
@@ -73,10 +66,10 @@ ok $? "exit status is $want: 0 only when the configured counter is usable"
 if [ -n "${CYCLE_TEST_EXPECT:-}" ]; then
 	check "j['selected'] == '$CYCLE_TEST_EXPECT'" "selected is $CYCLE_TEST_EXPECT"
 else
-	n=$((n + 1)); echo "ok $n # SKIP CYCLE_TEST_EXPECT not set"
+	skip "CYCLE_TEST_EXPECT not set"
 fi
 online=$(getconf _NPROCESSORS_ONLN)
 check "len(j['cpus']) == $online" "every online CPU is probed ($online)"
 run --json --cpu 0 >"$tmp/json" 2>"$tmp/err"
 check "[c['cpu'] for c in j['cpus']] == [0]" "--cpu 0 probes CPU 0 only"
-exit $failed
+tap_status

@@ -10,19 +10,8 @@ set -u
 src=${top_srcdir:-.}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0
-failed=0
-
-ok() { # ok CONDITION-STATUS DESCRIPTION
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		failed=1
-		sed 's/^/# /' "$tmp/log" 2>/dev/null | head -20
-	fi
-}
+. "$src/tests/tap/libtap.sh"
+TAP_DIAG=$tmp/log
 
 printf '#include "cycle.h"\n#ifdef HAVE_TICK_COUNTER\nint main(void) { ticks t = getticks(); return elapsed(getticks(), t) < 0; }\n#else\nint main(void) { return 0; } /* strict ISO C on a CPU whose counters may trap */\n#endif\n' \
 	>"$tmp/use.c"
@@ -52,7 +41,7 @@ done
 unset IFS
 # Pad the plan when clang is absent, so the count stays fixed.
 case $compilers in *clang*) ;; *)
-	for i in 1 2 3 4 5 6; do n=$((n + 1)); echo "ok $n # SKIP clang cannot target $target here"; done ;;
+	for i in 1 2 3 4 5 6; do skip "clang cannot target $target here"; done ;;
 esac
 
 for std in -std=c++11 -std=c++17; do
@@ -88,4 +77,4 @@ printf '#include "cycle.h"\nticks other(void) { return getticks(); }\n' >"$tmp/o
 printf '#include "cycle.h"\nticks other(void);\nint main(void) { return elapsed(other(), getticks()) > 0 ? 0 : 0; }\n' >"$tmp/main.c"
 ${CC:-cc} -Wall -Wextra -Werror -I"$src/cycle" "$tmp/main.c" "$tmp/other.c" -o "$tmp/two" >"$tmp/log" 2>&1
 ok $? "two translation units including cycle.h link together"
-exit $failed
+tap_status

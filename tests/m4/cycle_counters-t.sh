@@ -10,15 +10,8 @@ set -u
 src=$(cd "${top_srcdir:-.}" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-n=0
-failed=0
-ok() {
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else
-		echo "not ok $n - $2"; failed=1
-		tail -3 "$tmp/out" | sed 's/^/# /'
-	fi
-}
+. "$src/tests/tap/libtap.sh"
+TAP_DIAG=$tmp/out
 
 target=$(${CC:-cc} -dumpmachine)
 case $(printf '#if defined(__aarch64__)\nA64\n#elif defined(__arm__) && defined(__ARM_ARCH) && __ARM_ARCH >= 7\nV7\n#else\nOTHER\n#endif\n' | ${CC:-cc} -E -P - | tr -d ' \n') in
@@ -93,7 +86,6 @@ if command -v autoreconf >/dev/null 2>&1; then
 	grep -q -- "--enable-armv8-pmccntr-el0" "$tmp/out"
 	ok $? "another project's configure.ac gets the options from the m4 file alone"
 else
-	n=$((n + 1))
-	echo "ok $n # SKIP autoreconf is not installed"
+	skip "autoreconf is not installed"
 fi
-exit $failed
+tap_status
