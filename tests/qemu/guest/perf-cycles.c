@@ -16,18 +16,7 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-
-static long parse_number(const char *what, const char *arg)
-{
-	char *end;
-	long v = strtol(arg, &end, 10);
-
-	if (*arg == '\0' || *end != '\0' || v < 0) {
-		fprintf(stderr, "perf-cycles: bad %s '%s'\n", what, arg);
-		exit(2);
-	}
-	return v;
-}
+#include "guest-util.h"
 
 int main(int argc, char **argv)
 {
@@ -38,9 +27,10 @@ int main(int argc, char **argv)
 
 	for (i = 1; i + 1 < argc; i += 2) {
 		if (strcmp(argv[i], "--cpu") == 0)
-			cpu = parse_number("CPU", argv[i + 1]);
+			cpu = parse_number("perf-cycles", "CPU", argv[i + 1]);
 		else if (strcmp(argv[i], "--seconds") == 0)
-			seconds = parse_number("duration", argv[i + 1]);
+			seconds = parse_number("perf-cycles", "duration",
+					       argv[i + 1]);
 		else
 			break;
 	}

@@ -20,26 +20,7 @@
 #include <time.h>
 
 #include "cycle.h"
-
-static double now_seconds(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static long parse_number(const char *what, const char *arg)
-{
-	char *end;
-	long v = strtol(arg, &end, 10);
-
-	if (*arg == '\0' || *end != '\0' || v < 0) {
-		fprintf(stderr, "ticks-loop: bad %s '%s'\n", what, arg);
-		exit(2);
-	}
-	return v;
-}
+#include "guest-util.h"
 
 static void pin_to_cpu(long cpu)
 {
@@ -66,9 +47,10 @@ int main(int argc, char **argv)
 
 	for (i = 1; i + 1 < argc; i += 2) {
 		if (strcmp(argv[i], "--cpu") == 0)
-			cpu = parse_number("CPU", argv[i + 1]);
+			cpu = parse_number("ticks-loop", "CPU", argv[i + 1]);
 		else if (strcmp(argv[i], "--seconds") == 0)
-			seconds = parse_number("duration", argv[i + 1]);
+			seconds = parse_number("ticks-loop", "duration",
+					       argv[i + 1]);
 		else
 			break;
 	}

@@ -36,33 +36,15 @@
 #include <unistd.h>
 
 #include "cycle.h"
+#include "../guest/guest-util.h"
+
+static const char prog[] = "perf-user-access-consumer";
 
 #if !defined(CYCLE_IMPL_PERF_INDEX)
 #error "this consumer is for aarch64 cycle.h with the perf tier"
 #endif
 
 typedef const volatile struct cycle_impl_perf_page perf_page;
-
-static double now_seconds(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static long parse_number(const char *what, const char *arg)
-{
-	char *end;
-	long v = strtol(arg, &end, 10);
-
-	if (*arg == '\0' || *end != '\0' || v < 0) {
-		fprintf(stderr, "perf-user-access-consumer: bad %s '%s'\n",
-			what, arg);
-		exit(2);
-	}
-	return v;
-}
 
 static int pin(pid_t tid, int cpu)
 {
@@ -320,9 +302,10 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (strcmp(cmd, "pin") == 0 && argc == 3)
-		return cmd_pin((int)parse_number("CPU", argv[2]));
+		return cmd_pin((int)parse_number(prog, "CPU", argv[2]));
 	if (strcmp(cmd, "migrate") == 0 && argc == 3)
-		return cmd_migrate(parse_number("milliseconds", argv[2]));
+		return cmd_migrate(parse_number(prog, "milliseconds",
+						argv[2]));
 	if (strcmp(cmd, "bare") == 0 && argc == 2)
 		return cmd_bare();
 	if (strcmp(cmd, "other-thread") == 0 && argc == 2)
