@@ -79,8 +79,10 @@
  * How it works.  The first getticks() (from any thread; the others wait) reads
  * each candidate under a temporary SIGILL handler that recognises the counter
  * instructions by their encoding and skips them, spins about 200 us to see
- * which counters advance and at what rate, picks one and publishes it.  Later
- * calls cost one load and one predictable branch on top of the counter read.
+ * which counters advance and at what rate, picks one and publishes it (on
+ * x86 the handler is for SIGSEGV, which a disabled rdtsc raises).  Later
+ * calls of the configured counter cost one load and one predictable branch
+ * on top of the counter read; a fallback is read through a function call.
  * When the chosen counter is one the kernel may revoke (the PMU counters), the
  * handler stays installed: a counter read that traps is completed with the
  * replacement's reading, the process switches to the replacement for good,
@@ -125,9 +127,11 @@
  *
  * Requirements of the engine: Linux, GCC or Clang, and POSIX declarations
  * (any mode but a strict ISO one such as -std=c99 without _POSIX_C_SOURCE; in
- * that mode aarch64 gets CNTVCT_EL0, x86 rdtsc, others no counter).  Shared
- * state is one weak symbol, so all translation units and libraries of a
- * process share one choice.
+ * that mode aarch64 gets CNTVCT_EL0, x86 rdtsc, PowerPC mftb, s390x stckf,
+ * the rest timespec_get in C11 and no counter in C99).  Shared state is one
+ * weak symbol, so all translation units and libraries of a process share one
+ * choice; in position-independent code on 32-bit ARM reaching it costs one
+ * more load, through the GOT (-fno-pie avoids it).
  *
  * Adding a port: write a CYCLE_IMPL_PORT_* block below (counter names, an
  * inline read per counter, and optionally the decoder that recognises a
