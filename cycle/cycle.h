@@ -1258,7 +1258,11 @@ __attribute__((weak)) void cycle_impl_init(void)
 		}
 	}
 
-	/* Which candidates read without trapping. */
+	/* Which candidates read without trapping.  The handler stays
+	 * installed for the whole choice (any read may trap) and is kept or
+	 * removed at the end. */
+	if (start < CYCLE_IMPL_NHW)
+		cycle_impl_install_handler();
 	for (i = start; i < CYCLE_IMPL_NCOUNTERS; i++) {
 #if defined(CYCLE_IMPL_PERF_INDEX)
 		/* Opening a perf cycles event would take PMCCNTR_EL0 away
@@ -1288,7 +1292,6 @@ __attribute__((weak)) void cycle_impl_init(void)
 	if (start < CYCLE_IMPL_CLOCK_INDEX) {
 		uint64_t c0, c1;
 
-		cycle_impl_install_handler(); /* a read may still trap */
 		g->probing = 1;
 		for (i = start; i < CYCLE_IMPL_NCOUNTERS; i++)
 			if (g->status[i] == CYCLE_IMPL_AVAILABLE)
