@@ -4,6 +4,7 @@
 #ifndef GUEST_UTIL_H
 #define GUEST_UTIL_H
 
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -29,6 +30,23 @@ static inline long parse_number(const char *prog, const char *what,
 		exit(2);
 	}
 	return v;
+}
+
+/* Run on CPU cpu from now on, or a one-line error and exit 2. */
+static inline void pin_to_cpu(const char *prog, long cpu)
+{
+	cpu_set_t set;
+
+	if (cpu < 0 || cpu >= CPU_SETSIZE) {
+		fprintf(stderr, "%s: bad CPU %ld\n", prog, cpu);
+		exit(2);
+	}
+	CPU_ZERO(&set);
+	CPU_SET((int)cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set) != 0) {
+		fprintf(stderr, "%s: cannot run on CPU %ld\n", prog, cpu);
+		exit(2);
+	}
 }
 
 #endif /* GUEST_UTIL_H */

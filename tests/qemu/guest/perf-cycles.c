@@ -8,6 +8,7 @@
  * Prints "cycles=<count>"; exits 3 when the kernel has no driver for this
  * CPU's PMU (ENOENT: no hardware cycles event), 1 on other failures.
  */
+#define _GNU_SOURCE /* CPU_SET, in guest-util.h */
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <stdint.h>

@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "guest-util.h"
+
 static sigjmp_buf trapped;
 
 static void on_sigill(int sig)
@@ -50,25 +52,6 @@ static uint64_t read_counter(void)
 #endif
 }
 
-static int pin_to_cpu(const char *arg)
-{
-	char *end;
-	long cpu = strtol(arg, &end, 10);
-	cpu_set_t set;
-
-	if (*arg == '\0' || *end != '\0' || cpu < 0 || cpu >= CPU_SETSIZE) {
-		fprintf(stderr, "pmu-read: bad CPU number '%s'\n", arg);
-		exit(2);
-	}
-	CPU_ZERO(&set);
-	CPU_SET((int)cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set) != 0) {
-		fprintf(stderr, "pmu-read: cannot run on CPU %ld\n", cpu);
-		exit(2);
-	}
-	return (int)cpu;
-}
-
 int main(int argc, char **argv)
 {
 	volatile uint64_t first = 0, second = 0;
@@ -79,7 +62,8 @@ int main(int argc, char **argv)
 
 	for (i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--cpu") == 0 && i + 1 < argc) {
-			pin_to_cpu(argv[++i]);
+			pin_to_cpu("pmu-read",
+				   parse_number("pmu-read", "CPU", argv[++i]));
 		} else if (strcmp(argv[i], "--event") == 0) {
 			read_event_counter = 1;
 		} else {

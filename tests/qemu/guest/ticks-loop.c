@@ -22,22 +22,6 @@
 #include "cycle.h"
 #include "guest-util.h"
 
-static void pin_to_cpu(long cpu)
-{
-	cpu_set_t set;
-
-	if (cpu >= CPU_SETSIZE) {
-		fprintf(stderr, "ticks-loop: bad CPU %ld\n", cpu);
-		exit(2);
-	}
-	CPU_ZERO(&set);
-	CPU_SET((int)cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set) != 0) {
-		fprintf(stderr, "ticks-loop: cannot run on CPU %ld\n", cpu);
-		exit(2);
-	}
-}
-
 int main(int argc, char **argv)
 {
 	long cpu = -1, seconds = 1, windows = 0, stuck = 0, backwards = 0;
@@ -59,7 +43,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	if (cpu >= 0)
-		pin_to_cpu(cpu);
+		pin_to_cpu("ticks-loop", cpu);
 
 	(void)getticks();
 	start_name = cycle_counter_name();
