@@ -98,4 +98,40 @@ static inline int in_child(void (*fn)(void))
 	return WEXITSTATUS(status);
 }
 
+/* Timing windows (a fork or a signal during the choice): runs attempt() in
+ * a fresh process each time, until it hit its window `wanted` times or
+ * `max` attempts were made.  attempt() returns 0 when it hit the window and
+ * all went well, 2 when it missed the window; anything else, or a death,
+ * is a failure.  Returns the number of attempts. */
+struct window_tally {
+	int hits, missed, failures;
+};
+
+static inline int retry_window(int (*attempt)(void), int max, int wanted,
+			       struct window_tally *w)
+{
+	int i;
+
+	w->hits = w->missed = w->failures = 0;
+	for (i = 0; i < max && w->hits < wanted; i++) {
+		pid_t pid;
+		int status;
+
+		fflush(stdout);
+		pid = fork();
+		if (pid == 0)
+			_exit(attempt());
+		if (pid < 0 || waitpid(pid, &status, 0) != pid ||
+		    !WIFEXITED(status))
+			w->failures++;
+		else if (WEXITSTATUS(status) == 0)
+			w->hits++;
+		else if (WEXITSTATUS(status) == 2)
+			w->missed++;
+		else
+			w->failures++;
+	}
+	return i;
+}
+
 #endif /* ENGINE_TEST_H */

@@ -59,34 +59,18 @@ static int attempt(void)
 
 int main(void)
 {
-	int i, hits = 0, failures = 0, missed = 0;
+	struct window_tally w;
+	int n;
 
 #if !defined(CYCLE_IMPL_ENGINE)
 	tap_skip_all("cycle.h has no run-time engine on this platform");
 #endif
 	tap_plan(2);
-	for (i = 0; i < ATTEMPTS && hits < HITS_WANTED; i++) {
-		pid_t pid;
-		int status;
-
-		fflush(stdout);
-		pid = fork();
-		if (pid == 0)
-			_exit(attempt());
-		if (pid < 0 || waitpid(pid, &status, 0) != pid ||
-		    !WIFEXITED(status))
-			failures++;
-		else if (WEXITSTATUS(status) == 0)
-			hits++;
-		else if (WEXITSTATUS(status) == 2)
-			missed++;
-		else
-			failures++;
-	}
-	tap_diag("%d attempts: window hit %d times, missed %d, failed %d",
-		 i, hits, missed, failures);
-	tap_ok(failures == 0, "children forked during the choice never hang "
-	       "or fail (%d of %d)", failures, i);
-	tap_ok(hits >= 1, "the window was hit (%d times)", hits);
+	n = retry_window(attempt, ATTEMPTS, HITS_WANTED, &w);
+	tap_diag("%d attempts: window hit %d times, missed %d, failed %d", n,
+		 w.hits, w.missed, w.failures);
+	tap_ok(w.failures == 0, "children forked during the choice never hang "
+	       "or fail (%d of %d)", w.failures, n);
+	tap_ok(w.hits >= 1, "the window was hit (%d times)", w.hits);
 	return tap_done();
 }

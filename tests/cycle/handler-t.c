@@ -69,48 +69,28 @@ static int attempt(void)
 	return 0;
 }
 
-static int run(int self, int *hits, int *failures)
-{
-	int i;
-
-	to_self = self;
-	*hits = *failures = 0;
-	for (i = 0; i < ATTEMPTS && *hits < HITS_WANTED; i++) {
-		pid_t pid;
-		int status;
-
-		fflush(stdout);
-		pid = fork();
-		if (pid == 0)
-			_exit(attempt());
-		if (pid < 0 || waitpid(pid, &status, 0) != pid ||
-		    !WIFEXITED(status) || WEXITSTATUS(status) == 1)
-			(*failures)++;
-		else if (WEXITSTATUS(status) == 0)
-			(*hits)++;
-	}
-	return i;
-}
-
 int main(void)
 {
-	int n, hits, failures;
+	struct window_tally w;
+	int n;
 
 #if !defined(CYCLE_IMPL_ENGINE)
 	tap_skip_all("cycle.h has no run-time engine on this platform");
 #endif
 	tap_plan(4);
-	n = run(0, &hits, &failures);
-	tap_diag("to the chooser: %d attempts, window hit %d, failed %d", n,
-		 hits, failures);
-	tap_ok(failures == 0, "a handler interrupting the choosing thread "
-	       "does not hang (%d failures in %d)", failures, n);
-	tap_ok(hits >= 1, "... the window was hit (%d times)", hits);
-	n = run(1, &hits, &failures);
-	tap_diag("to another thread: %d attempts, window hit %d, failed %d",
-		 n, hits, failures);
-	tap_ok(failures == 0, "a handler in another thread waits for the "
-	       "choice and returns (%d failures in %d)", failures, n);
-	tap_ok(hits >= 1, "... the window was hit (%d times)", hits);
+	to_self = 0;
+	n = retry_window(attempt, ATTEMPTS, HITS_WANTED, &w);
+	tap_diag("to the chooser: %d attempts, window hit %d, missed %d, "
+		 "failed %d", n, w.hits, w.missed, w.failures);
+	tap_ok(w.failures == 0, "a handler interrupting the choosing thread "
+	       "does not hang (%d failures in %d)", w.failures, n);
+	tap_ok(w.hits >= 1, "... the window was hit (%d times)", w.hits);
+	to_self = 1;
+	n = retry_window(attempt, ATTEMPTS, HITS_WANTED, &w);
+	tap_diag("to another thread: %d attempts, window hit %d, missed %d, "
+		 "failed %d", n, w.hits, w.missed, w.failures);
+	tap_ok(w.failures == 0, "a handler in another thread waits for the "
+	       "choice and returns (%d failures in %d)", w.failures, n);
+	tap_ok(w.hits >= 1, "... the window was hit (%d times)", w.hits);
 	return tap_done();
 }
