@@ -105,9 +105,9 @@
  * know, once per thread, that the trap signal is not blocked there (see
  * Signals).  The choice costs about 300 us once per process (more under
  * emulation) and two sigprocmask calls.  On x86 the counter is emitted as
- * "ds rdtsc" (one byte more), and clock_gettime is the system call, not the
- * vDSO (which reads the TSC): about 50 ns more per reading, paid only when
- * rdtsc was unusable or CYCLE_COUNTER asked for the clock.  On 32-bit ARM
+ * "ds rdtsc" (one byte more), and when the clock is the counter in use, or
+ * rdtsc does not work, clock_gettime is the system call, not the vDSO
+ * (which reads the TSC): about 50 ns more per reading natively.  On 32-bit ARM
  * PIC, reaching the shared state costs one more load, through the GOT.
  *
  * Threads, fork and signal handlers.  One thread makes the choice; the others
@@ -985,8 +985,10 @@ CYCLE_IMPL_INLINE void cycle_impl_say(const char *text)
 	(void)n;
 }
 
-/* clock_gettime.  On x86 through the system call itself: the vDSO's reads
- * the TSC, and faults where the process turned rdtsc off. */
+/* clock_gettime.  On x86 the vDSO's reads the TSC and faults where the
+ * process turned rdtsc off: there the system call answers instead, when
+ * rdtsc is known not to work, or when the clock is the counter in use (a
+ * revocation of the TSC would come without warning). */
 CYCLE_IMPL_INLINE uint64_t cycle_impl_clock(void)
 {
 	struct timespec ts;
@@ -999,23 +1001,34 @@ CYCLE_IMPL_INLINE uint64_t cycle_impl_clock(void)
 #else
 	long nr = 228;
 #endif
-	__asm__ __volatile__("syscall"
-			     : "=a"(ret)
-			     : "0"(nr), "D"((long)CYCLE_IMPL_CLOCK), "S"(&ts)
-			     : "rcx", "r11", "memory");
 #else
 	/* clock_gettime64 for a 64-bit time_t, the old call otherwise. */
 	long nr = sizeof(ts.tv_sec) == 8 ? 403 : 265;
-
-	__asm__ __volatile__("int $0x80"
-			     : "=a"(ret)
-			     : "0"(nr), "b"((long)CYCLE_IMPL_CLOCK), "c"(&ts)
-			     : "memory");
 #endif
-	(void)ret;
+	if (CYCLE_IMPL_LOAD(&cycle_impl_state.status[0], CYCLE_IMPL_RELAXED) !=
+		    CYCLE_IMPL_AVAILABLE ||
+	    CYCLE_IMPL_INDEX_OF(CYCLE_IMPL_LOAD(&cycle_impl_state.mode,
+						CYCLE_IMPL_RELAXED)) ==
+		    CYCLE_IMPL_CLOCK_INDEX) {
+#if defined(__x86_64__)
+		__asm__ __volatile__("syscall"
+				     : "=a"(ret)
+				     : "0"(nr), "D"((long)CYCLE_IMPL_CLOCK),
+				       "S"(&ts)
+				     : "rcx", "r11", "memory");
 #else
-	clock_gettime(CYCLE_IMPL_CLOCK, &ts);
+		__asm__ __volatile__("int $0x80"
+				     : "=a"(ret)
+				     : "0"(nr), "b"((long)CYCLE_IMPL_CLOCK),
+				       "c"(&ts)
+				     : "memory");
 #endif
+		(void)ret;
+		return (uint64_t)ts.tv_sec * 1000000000u +
+		       (uint64_t)ts.tv_nsec;
+	}
+#endif
+	clock_gettime(CYCLE_IMPL_CLOCK, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
@@ -1586,6 +1599,12 @@ CYCLE_IMPL_INLINE void cycle_impl_find_readable(int start)
 	uint64_t v;
 	int i;
 
+#if defined(CYCLE_IMPL_PORT_X86)
+	/* Whether rdtsc works decides how the clock is read, even when
+	 * CYCLE_COUNTER starts the chain at the clock. */
+	g->status[0] = cycle_impl_probe(0, &v) ? CYCLE_IMPL_AVAILABLE
+					       : CYCLE_IMPL_TRAPS;
+#endif
 	for (i = start; i < CYCLE_IMPL_NCOUNTERS; i++) {
 #if defined(CYCLE_IMPL_PERF_INDEX)
 		/* Opening a perf cycles event would take PMCCNTR_EL0 away
