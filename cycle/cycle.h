@@ -228,6 +228,7 @@
 #if defined(__linux__) && defined(__GNUC__)
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -290,6 +291,17 @@ CYCLE_IMPL_INLINE double cycle_impl_hw_nominal_hz(int i)
 	__asm__ __volatile__("mrs %0, cntfrq_el0" : "=r"(f));
 	return (double)f;
 }
+/* Whether PMCCNTR_EL0 is readable at EL0 now: PMUSERENR_EL0.EN or .CR.
+ * PMUSERENR_EL0 itself is readable at EL0 (a hypervisor without a virtual
+ * PMU may trap it: the guard completes that read with 0). */
+#define CYCLE_IMPL_PMU_ACCESS_MASK 5u
+CYCLE_IMPL_INLINE unsigned cycle_impl_pmu_access(void)
+{
+	uint64_t v;
+
+	__asm__ __volatile__("mrs %0, pmuserenr_el0" : "=r"(v));
+	return (unsigned)v & CYCLE_IMPL_PMU_ACCESS_MASK;
+}
 
 #elif defined(__GNUC__) && defined(__arm__) && defined(__ARM_ARCH) && \
 	__ARM_ARCH >= 7 && \
@@ -331,6 +343,16 @@ CYCLE_IMPL_INLINE double cycle_impl_hw_nominal_hz(int i)
 		return 0.0;
 	__asm__ __volatile__("mrc p15, 0, %0, c14, c0, 0" : "=r"(f));
 	return (double)f;
+}
+/* Whether PMCCNTR is readable at PL0 now: PMUSERENR.EN (ARMv7), or .CR
+ * (ARMv8 in AArch32).  PMUSERENR is readable at PL0. */
+#define CYCLE_IMPL_PMU_ACCESS_MASK 5u
+CYCLE_IMPL_INLINE unsigned cycle_impl_pmu_access(void)
+{
+	uint32_t v;
+
+	__asm__ __volatile__("mrc p15, 0, %0, c9, c14, 0" : "=r"(v));
+	return v & CYCLE_IMPL_PMU_ACCESS_MASK;
 }
 
 #elif defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
@@ -467,7 +489,10 @@ CYCLE_IMPL_INLINE double cycle_impl_hw_nominal_hz(int i)
 /* FFTW's tick type: unsigned long long where FFTW 3.3.10 had it (x86,
  * PowerPC, s390), uint64_t elsewhere (its ARM and RISC-V blocks). */
 #if defined(CYCLE_IMPL_ULL_TICKS)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wlong-long" /* C++98, C89 -pedantic */
 __extension__ typedef unsigned long long cycle_impl_ticks;
+#pragma GCC diagnostic pop
 #else
 typedef uint64_t cycle_impl_ticks;
 #endif
@@ -489,6 +514,12 @@ typedef uint64_t cycle_impl_ticks;
 typedef cycle_impl_ticks ticks;
 #define HAVE_TICK_COUNTER 1
 
+#if defined(CYCLE_IMPL_PERF_INDEX)
+#define CYCLE_IMPL_PERF_INDEX_OR_NONE CYCLE_IMPL_PERF_INDEX
+#else
+#define CYCLE_IMPL_PERF_INDEX_OR_NONE (-1)
+#endif
+
 /* Index of clock_gettime, the last link of every chain. */
 #define CYCLE_IMPL_NCOUNTERS (CYCLE_IMPL_NHW + 1)
 #define CYCLE_IMPL_CLOCK_INDEX CYCLE_IMPL_NHW
@@ -501,6 +532,9 @@ typedef cycle_impl_ticks ticks;
 #define CYCLE_IMPL_READY 16
 #define CYCLE_IMPL_CONVERTED 32
 #define CYCLE_IMPL_INDEX_OF(mode) ((mode) & 15)
+
+/* cycle_impl_decode(): the read of the PMU's access register trapped. */
+#define CYCLE_IMPL_ACCESS_REGISTER 100
 
 /* cycle_impl_state.status[]. */
 #define CYCLE_IMPL_UNTESTED 0
@@ -623,14 +657,17 @@ struct cycle_impl_v2_state {
 	volatile int *perf_alive; /* 1, but 0 in a child of fork() */
 };
 
-/* Per thread, shared like the state. */
+/* Per thread, shared like the state.  (A change renames it too.) */
 struct cycle_impl_v2_thread {
 	int trap_ok;       /* 0 unknown, 1 trap signal unblocked, 2 blocked */
 	int probing;       /* a probe reads: a trap revokes nothing */
+	int no_traps;      /* the trap signal is pending: probe nothing that
+			    * traps (its delivery would be the program's) */
 	unsigned probe_traps; /* probe reads that trapped */
 	int perf_mine;     /* this thread opened the perf event */
 	int perf_reading;  /* inside the mrs of a perf read */
 	unsigned perf_trapped; /* such mrs that trapped */
+	uint64_t last_pmu;  /* the last PMU reading: a stopped counter repeats */
 };
 
 #define CYCLE_IMPL_PASTE2(a, b) a##b
@@ -686,6 +723,8 @@ CYCLE_IMPL_INLINE int cycle_impl_decode(const siginfo_t *info, void *context,
 	*reg = (int)(insn & 0x1f);
 	if ((insn & 0xffffffe0u) == 0xd53b9d00u) /* mrs Xt, PMCCNTR_EL0 */
 		return 0;
+	if ((insn & 0xffffffe0u) == 0xd53b9e00u) /* mrs Xt, PMUSERENR_EL0 */
+		return CYCLE_IMPL_ACCESS_REGISTER;
 	if ((insn & 0xffffffe0u) == 0xd53be040u) /* mrs Xt, CNTVCT_EL0 */
 		return 2;
 	return -1;
@@ -746,6 +785,8 @@ CYCLE_IMPL_INLINE int cycle_impl_decode(const siginfo_t *info, void *context,
 	*reg = (int)((insn >> 12) & 0xf);
 	if ((insn & 0xffff0fffu) == 0xee190f1du) /* mrc p15,0,Rt,c9,c13,0 */
 		return 0;
+	if ((insn & 0xffff0fffu) == 0xee190f1eu) /* mrc p15,0,Rt,c9,c14,0 */
+		return CYCLE_IMPL_ACCESS_REGISTER;
 	if ((insn & 0xfff00fffu) == 0xec500f1eu) { /* mrrc p15,1,Rt,Rt2,c14 */
 		*reg |= (int)((insn >> 16) & 0xf) << 8 | 0x10000;
 		return 1;
@@ -1090,7 +1131,7 @@ CYCLE_IMPL_INLINE ticks cycle_impl_convert(int index, uint64_t reading)
  * skip_pmu, also past PMU counters (for threads that block the trap). */
 CYCLE_IMPL_INLINE int cycle_impl_next(int index, int skip_pmu)
 {
-	const struct cycle_impl_v2_state *g = &cycle_impl_state;
+	struct cycle_impl_v2_state *g = &cycle_impl_state;
 	int next = index + 1;
 
 	(void)skip_pmu;
@@ -1198,18 +1239,22 @@ CYCLE_IMPL_INLINE int cycle_impl_install(void)
 	return 1;
 }
 
-/* Gives the program its action back, if ours is still the one set. */
-CYCLE_IMPL_INLINE void cycle_impl_remove(void)
+/* Gives the program its action back, if ours is still the one set;
+ * returns 1 when it did. */
+CYCLE_IMPL_INLINE int cycle_impl_remove(void)
 {
 	struct cycle_impl_v2_state *g = &cycle_impl_state;
 	struct sigaction now;
+	int restored = 0;
 
 	if (!g->installed)
-		return;
+		return 0;
 	if (sigaction(CYCLE_IMPL_TRAP_SIGNAL, NULL, &now) == 0 &&
 	    cycle_impl_is_handler(&now, g->installed))
-		sigaction(CYCLE_IMPL_TRAP_SIGNAL, &g->previous, NULL);
+		restored = sigaction(CYCLE_IMPL_TRAP_SIGNAL, &g->previous,
+				     NULL) == 0;
 	g->installed = NULL;
+	return restored;
 }
 
 #if defined(CYCLE_IMPL_PERF_INDEX)
@@ -1449,6 +1494,29 @@ CYCLE_IMPL_INLINE uint64_t cycle_impl_perf_read(void)
 }
 #endif /* CYCLE_IMPL_PERF_INDEX */
 
+/* Counter index, in use in mode, was taken away (it trapped, its access bit
+ * went, or it stopped): move to the next usable counter for good
+ * (clock_gettime at the latest).  Returns the mode now in force. */
+CYCLE_IMPL_INLINE int cycle_impl_revoke(int index, int mode, const char *why)
+{
+	struct cycle_impl_v2_state *g = &cycle_impl_state;
+	int next = cycle_impl_next(index, 0);
+
+	if (!CYCLE_IMPL_CAS(&g->mode, &mode, CYCLE_IMPL_CONVERTED + next))
+		return mode; /* another thread switched first */
+	CYCLE_IMPL_STORE(&g->status[index], CYCLE_IMPL_TRAPS,
+			 CYCLE_IMPL_RELAXED);
+	if (g->debug) {
+		cycle_impl_say("cycle.h: ");
+		cycle_impl_say(cycle_impl_name(index));
+		cycle_impl_say(why);
+		cycle_impl_say(" after the choice; now using ");
+		cycle_impl_say(cycle_impl_name(next));
+		cycle_impl_say("\n");
+	}
+	return CYCLE_IMPL_CONVERTED + next;
+}
+
 /* The guard itself. */
 CYCLE_IMPL_INLINE void cycle_impl_on_trap(int sig, siginfo_t *info,
 					  void *context)
@@ -1462,6 +1530,12 @@ CYCLE_IMPL_INLINE void cycle_impl_on_trap(int sig, siginfo_t *info,
 	index = cycle_impl_decode(info, context, &reg);
 	if (index < 0) {
 		cycle_impl_chain(sig, info, context);
+		errno = saved_errno;
+		return;
+	}
+	if (index == CYCLE_IMPL_ACCESS_REGISTER) {
+		/* No PMU for this task (a hypervisor without one): no access. */
+		cycle_impl_complete(context, reg, 0);
 		errno = saved_errno;
 		return;
 	}
@@ -1489,23 +1563,7 @@ CYCLE_IMPL_INLINE void cycle_impl_on_trap(int sig, siginfo_t *info,
 		 * for good (clock_gettime at the latest), answer with it. */
 		active = CYCLE_IMPL_INDEX_OF(mode);
 		if (active == index && CYCLE_IMPL_GUARDED(index)) {
-			int next = cycle_impl_next(index, 0);
-
-			if (CYCLE_IMPL_CAS(&g->mode, &mode,
-					   CYCLE_IMPL_CONVERTED + next)) {
-				CYCLE_IMPL_STORE(&g->status[index],
-						 CYCLE_IMPL_TRAPS,
-						 CYCLE_IMPL_RELAXED);
-				if (g->debug) {
-					cycle_impl_say("cycle.h: ");
-					cycle_impl_say(cycle_impl_name(index));
-					cycle_impl_say(" trapped after the choice;"
-						       " now using ");
-					cycle_impl_say(cycle_impl_name(next));
-					cycle_impl_say("\n");
-				}
-				mode = CYCLE_IMPL_CONVERTED + next;
-			}
+			mode = cycle_impl_revoke(index, mode, " trapped");
 			active = CYCLE_IMPL_INDEX_OF(mode);
 		}
 		if (active != index)
@@ -1525,14 +1583,31 @@ CYCLE_IMPL_INLINE int cycle_impl_probe(int index, uint64_t *value)
 	struct cycle_impl_v2_thread *t = &cycle_impl_self;
 	unsigned before;
 
-	if (index >= CYCLE_IMPL_NHW) {
+	/* The clock, and the counters of ports where nothing traps. */
+	if (index >= CYCLE_IMPL_NHW || CYCLE_IMPL_TRAP_SIGNAL == 0) {
 		*value = cycle_impl_read(index);
 		return 1;
 	}
-	if (!cycle_impl_install()) {
+	if (t->no_traps || !cycle_impl_install()) {
 		*value = 0;
 		return 0; /* no guard, no read */
 	}
+#if defined(CYCLE_IMPL_PMU_ACCESS_MASK)
+	/* Where the PMU counter is not granted its read is not even tried:
+	 * no trap, so nothing another thread's SIGILL handler (a feature
+	 * probe) could receive. */
+	if (index == 0) {
+		unsigned access;
+
+		t->probing = 1;
+		access = cycle_impl_pmu_access();
+		t->probing = 0;
+		if (!access) {
+			*value = 0;
+			return 0;
+		}
+	}
+#endif
 #if defined(CYCLE_IMPL_PERF_INDEX)
 	if (index == CYCLE_IMPL_PERF_INDEX && !cycle_impl_perf_open()) {
 		*value = 0;
@@ -1638,8 +1713,10 @@ CYCLE_IMPL_INLINE void cycle_impl_calibrate(int start, uint64_t *last)
 {
 	struct cycle_impl_v2_state *g = &cycle_impl_state;
 	uint64_t first[CYCLE_IMPL_NCOUNTERS];
+	double nominal;
 	int i;
 
+	memset(first, 0, sizeof(first));
 	g->status[CYCLE_IMPL_CLOCK_INDEX] = CYCLE_IMPL_AVAILABLE;
 	g->hz[CYCLE_IMPL_CLOCK_INDEX] = 1e9;
 	/* Counters first, the clock last, at both ends: the same skew. */
@@ -1665,12 +1742,19 @@ CYCLE_IMPL_INLINE void cycle_impl_calibrate(int start, uint64_t *last)
 			continue;
 		if (CYCLE_IMPL_NARROW(i))
 			d = (uint32_t)d;
-		if (d == 0 || d >= (uint64_t)1 << 62)
+		if (d == 0 || d >= (uint64_t)1 << 62) {
 			g->status[i] = CYCLE_IMPL_FROZEN;
-		else
-			g->hz[i] = (double)d * 1e9 /
-				(double)(last[CYCLE_IMPL_CLOCK_INDEX] -
-					 first[CYCLE_IMPL_CLOCK_INDEX]);
+			continue;
+		}
+		g->hz[i] = (double)d * 1e9 /
+			(double)(last[CYCLE_IMPL_CLOCK_INDEX] -
+				 first[CYCLE_IMPL_CLOCK_INDEX]);
+		/* A stated rate (CNTFRQ) that the measurement confirms is
+		 * more exact than 200 us of a loaded machine can be. */
+		nominal = cycle_impl_hw_nominal_hz(i);
+		if (nominal > 0 && g->hz[i] > 0.9 * nominal &&
+		    g->hz[i] < 1.1 * nominal)
+			g->hz[i] = nominal;
 	}
 }
 
@@ -1821,10 +1905,26 @@ CYCLE_IMPL_NOINLINE void cycle_impl_settle(int configured)
 			continue;
 		}
 		sigfillset(&all);
-		if (CYCLE_IMPL_TRAP_SIGNAL)
-			sigdelset(&all, CYCLE_IMPL_TRAP_SIGNAL);
 		sigprocmask(SIG_SETMASK, &all, &old);
+		if (CYCLE_IMPL_TRAP_SIGNAL) {
+			/* Unblocked for the probes, unless the program keeps
+			 * one pending: that one is not ours to deliver. */
+			sigset_t pending;
+
+			sigemptyset(&pending);
+			sigpending(&pending);
+			cycle_impl_self.no_traps = sigismember(
+				&pending, CYCLE_IMPL_TRAP_SIGNAL) == 1;
+			if (!cycle_impl_self.no_traps) {
+				sigdelset(&all, CYCLE_IMPL_TRAP_SIGNAL);
+				sigprocmask(SIG_SETMASK, &all, NULL);
+			}
+		}
 		if (CYCLE_IMPL_CAS(&g->chooser, &owner, me)) {
+			int cancel;
+
+			/* A cancelled chooser would hold the lock for ever. */
+			pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel);
 			mode = CYCLE_IMPL_LOAD(&g->mode, CYCLE_IMPL_ACQUIRE);
 			if (mode == CYCLE_IMPL_REGUARD) {
 				mode = g->resume;
@@ -1839,7 +1939,9 @@ CYCLE_IMPL_NOINLINE void cycle_impl_settle(int configured)
 				cycle_impl_choose(configured);
 			}
 			CYCLE_IMPL_STORE(&g->chooser, 0, CYCLE_IMPL_RELEASE);
+			pthread_setcancelstate(cancel, NULL);
 		}
+		cycle_impl_self.no_traps = 0;
 		sigprocmask(SIG_SETMASK, &old, NULL);
 	}
 }
@@ -1862,12 +1964,37 @@ CYCLE_IMPL_NOINLINE ticks cycle_impl_slow(int configured)
 		index = cycle_impl_next(index, 1);
 		return cycle_impl_convert(index, cycle_impl_read(index));
 	}
+#if defined(CYCLE_IMPL_PMU_ACCESS_MASK)
+	/* Access taken back (perf, hotplug, idle): seen before the read,
+	 * which then need not trap (only a switch between the two does). */
+	if (index == 0 && !cycle_impl_pmu_access()) {
+		cycle_impl_revoke(0, mode, " is no longer granted");
+		return cycle_impl_slow(configured);
+	}
+#endif
 	v = cycle_impl_read(index);
 	/* A read that trapped was answered by the guard, which switched
 	 * counters: read again the way the new mode says. */
 	if (CYCLE_IMPL_GUARDED(index) &&
 	    CYCLE_IMPL_LOAD(&g->mode, CYCLE_IMPL_ACQUIRE) != mode)
 		return cycle_impl_slow(configured);
+	if (CYCLE_IMPL_PMU(index) && mode < CYCLE_IMPL_CONVERTED &&
+	    index != CYCLE_IMPL_PERF_INDEX_OR_NONE) {
+		/* A PMU counter left readable but stopped (Linux 6.1 does
+		 * that after a perf_user_access task) would make elapsed()
+		 * 0 for ever: two equal readings 2 us apart are a stop. */
+		if (v == cycle_impl_self.last_pmu) {
+			uint64_t c0 = cycle_impl_clock();
+
+			while (cycle_impl_clock() - c0 < 2000)
+				;
+			if (cycle_impl_read(index) == v) {
+				cycle_impl_revoke(index, mode, " stopped");
+				return cycle_impl_slow(configured);
+			}
+		}
+		cycle_impl_self.last_pmu = v;
+	}
 	if (mode >= CYCLE_IMPL_CONVERTED)
 		return cycle_impl_convert(index, v);
 	return (ticks)(g->narrow ? (uint32_t)v : v);
@@ -1888,12 +2015,15 @@ cycle_impl_unload(void)
 	if (CYCLE_IMPL_TRAP_SIGNAL == 0 || !g->installed ||
 	    g->installer != &cycle_impl_file_marker)
 		return;
+	/* Put back only if it was ours to take away: a handler the program
+	 * installed on top of it since stays. */
+	if (!cycle_impl_remove())
+		return;
 	mode = CYCLE_IMPL_LOAD(&g->mode, CYCLE_IMPL_ACQUIRE);
 	g->resume = mode;
 	if (mode >= CYCLE_IMPL_READY)
 		CYCLE_IMPL_STORE(&g->mode, CYCLE_IMPL_REGUARD,
 				 CYCLE_IMPL_RELEASE);
-	cycle_impl_remove();
 }
 
 /* --- Additions to the API. -------------------------------------------- */
@@ -1917,9 +2047,22 @@ CYCLE_IMPL_INLINE double cycle_ticks_per_second(void)
 /* FFTW's shortest measurement, in ticks of the chosen unit (see manual). */
 CYCLE_IMPL_INLINE double cycle_impl_time_min(void)
 {
+	struct cycle_impl_v2_state *g = &cycle_impl_state;
+	double tmin, coarse;
+	int mode;
+
 	(void)getticks();
-	(void)CYCLE_IMPL_LOAD(&cycle_impl_state.mode, CYCLE_IMPL_ACQUIRE);
-	return cycle_impl_state.time_min;
+	mode = CYCLE_IMPL_LOAD(&g->mode, CYCLE_IMPL_ACQUIRE);
+	tmin = g->time_min;
+	/* After a switch one step of the replacement is many ticks: FFTW's
+	 * shortest measurement stays 100 of its steps. */
+	if (mode >= CYCLE_IMPL_CONVERTED) {
+		coarse = CYCLE_IMPL_TIME_MIN_TICKS *
+			 g->conv[CYCLE_IMPL_INDEX_OF(mode)].scale;
+		if (coarse > tmin)
+			tmin = coarse;
+	}
+	return tmin;
 }
 #ifndef TIME_MIN
 #define TIME_MIN cycle_impl_time_min()

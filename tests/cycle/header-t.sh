@@ -75,7 +75,7 @@ grep -v '^cycle_impl_v2_[nt][0-9]$' "$tmp/syms" >"$tmp/log"
 ok $? "exported symbols: only the versioned state ($(tr '\n' ' ' <"$tmp/syms"))"
 
 # Macros: everything cycle.h defines beyond what its system headers define.
-printf '#include <stdint.h>\n#include <time.h>\n#include <errno.h>\n#include <fcntl.h>\n#include <sched.h>\n#include <signal.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n#include <ucontext.h>\n#include <unistd.h>\n' >"$tmp/sys.c"
+printf '#include <stdint.h>\n#include <time.h>\n#include <errno.h>\n#include <fcntl.h>\n#include <pthread.h>\n#include <sched.h>\n#include <signal.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n#include <ucontext.h>\n#include <unistd.h>\n' >"$tmp/sys.c"
 ${CC:-cc} -dM -E "$tmp/sys.c" | awk '{print $2}' | sed 's/(.*//' | sort -u >"$tmp/sys.macros"
 ${CC:-cc} -dM -E -I"$src/cycle" "$tmp/use.c" | awk '{print $2}' | sed 's/(.*//' | sort -u >"$tmp/all.macros"
 comm -13 "$tmp/sys.macros" "$tmp/all.macros" | grep -v '^CYCLE_\|^cycle_impl_\|^HAVE_TICK_COUNTER$\|^TIME_MIN$' >"$tmp/log"

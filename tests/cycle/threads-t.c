@@ -97,7 +97,7 @@ static int fifo_child(void)
 
 int main(void)
 {
-	int status;
+	int status = 0;
 	pid_t pid;
 
 	pthread_t tid[THREADS];
