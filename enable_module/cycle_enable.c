@@ -7,8 +7,8 @@
  * deep idle state, or runs a perf event.  This module grants read access on
  * every online CPU that has a PMU, on every CPU that comes online later and
  * after every CPU PM exit, and offers /sys/kernel/cycle_enable/rearm for
- * after perf.  Documentation/ABI-style notes on its files: ABI in this
- * directory.
+ * after perf.  Its files are described, in the kernel's Documentation/ABI
+ * format, in sysfs-kernel-cycle_enable next to this file.
  *
  * Ownership.  The module only adds bits.  At each grant it notes what it
  * changed and what it left behind; a register that is no longer what the
@@ -24,12 +24,12 @@
 #include <linux/cpu_pm.h>
 #include <linux/cpuhotplug.h>
 #include <linux/cpumask.h>
+#include <linux/kernel.h>
 #include <linux/kobject.h>
 #include <linux/limits.h>
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
-#include <linux/panic.h>
 #include <linux/percpu.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
