@@ -124,6 +124,11 @@ cpu_status() {
 	grep "^cpu$1 " /sys/kernel/cycle_enable/status
 }
 
+# rearms CPU: the re-grant count of that CPU in the status file.
+rearms() {
+	cpu_status "$1" | sed -n 's/.* rearms=\([0-9]*\).*/\1/p'
+}
+
 # ce NAME: the contents of /sys/kernel/cycle_enable/NAME (a cpulist: an
 # empty list is an empty line).
 ce() {
