@@ -745,6 +745,31 @@ static const char *perf_user_access_hint(void)
 	return "";
 }
 
+/* The module's extra argument on an ARMv7 core, whose PMU has no read-only
+ * user access: there it grants only with user_write=1 (see README). */
+static const char *armv7_write_hint(void)
+{
+#if defined(__arm__)
+	char line[128];
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	const char *hint = "";
+
+	if (!f)
+		return "";
+	while (fgets(line, sizeof(line), f))
+		if (strncmp(line, "CPU architecture", 16) == 0) {
+			if (strtol(strchr(line, ':') ? strchr(line, ':') + 1 :
+				   "", NULL, 10) == 7)
+				hint = " user_write=1";
+			break;
+		}
+	fclose(f);
+	return hint;
+#else
+	return "";
+#endif
+}
+
 #if defined(CYCLE_IMPL_PERF_INDEX)
 /* Why the perf tier is (not) available, in words, into buf. */
 static void perf_tier_why(char *buf, size_t size)
@@ -821,8 +846,9 @@ static int advise(const struct report *rep, char *buf, size_t size)
 			 "perf reclaimed it? see dmesg)");
 	} else if (is_pmu(name) && st == ST_TRAPS) {
 		snprintf(fix, sizeof(fix), "load the module: sudo insmod "
-			 "enable_module/cycle_enable.ko (see README: "
-			 "enable_module)%s", perf_user_access_hint());
+			 "enable_module/cycle_enable.ko%s (see README: "
+			 "enable_module)%s", armv7_write_hint(),
+			 perf_user_access_hint());
 	} else if (is_pmu(name) && st == ST_FROZEN) {
 		snprintf(fix, sizeof(fix), "the PMU is not counting (no PMU in "
 			 "this VM/CPU?)");
