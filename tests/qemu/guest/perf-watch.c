@@ -21,22 +21,11 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "guest-perf.h"
 #include "guest-util.h"
-
-static uint64_t count(int fd)
-{
-	uint64_t v;
-
-	if (read(fd, &v, sizeof(v)) != (ssize_t)sizeof(v)) {
-		perror("perf-watch: read");
-		exit(1);
-	}
-	return v;
-}
 
 int main(int argc, char **argv)
 {
-	struct perf_event_attr attr;
 	const char *until = NULL;
 	long cpu = -1;
 	uint64_t before, after;
@@ -57,17 +46,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_HARDWARE;
-	attr.config = PERF_COUNT_HW_CPU_CYCLES;
-	fd = (int)syscall(SYS_perf_event_open, &attr, -1, (int)cpu, -1, 0UL);
-	if (fd < 0) {
-		int open_errno = errno;
-
-		perror("perf-watch: perf_event_open");
-		return open_errno == ENOENT ? 3 : 1;
-	}
+	fd = open_cpu_cycles("perf-watch", cpu);
 	start = now_seconds();
 	while (access(until, F_OK) != 0) {
 		if (now_seconds() - start > 120) {
@@ -77,12 +56,12 @@ int main(int argc, char **argv)
 		usleep(20000);
 	}
 	pin_to_cpu("perf-watch", cpu);
-	before = count(fd);
+	before = read_count("perf-watch", fd);
 	start = now_seconds();
 	while (now_seconds() - start < 0.5)
 		for (spin = 0; spin < 100000; spin++)
 			;
-	after = count(fd);
+	after = read_count("perf-watch", fd);
 	printf("before=%llu advanced=%llu\n", (unsigned long long)before,
 	       (unsigned long long)(after - before));
 	return after > before ? 0 : 1;
