@@ -101,7 +101,7 @@ what=
 [ $pmu = PMCCNTR_EL0 ] && [ $perf_ok = yes ] && what=", revoked mid-plan"
 if [ $rc -eq 0 ] && positive "$(pcost /tmp/revoked.out)" &&
 	[ "$(chosen /tmp/revoked.out)" = "$pmu" ] &&
-	{ [ -z "$what" ] || grep -q "^cycle\.h: $pmu trapped after the choice" /tmp/revoked.out; }; then
+	{ [ -z "$what" ] || grep -Eq "^cycle\.h: $pmu (trapped|is no longer granted) after the choice" /tmp/revoked.out; }; then
 	ok "FFTW_PATIENT plan of 4096 started with $pmu completes $under$what (pcost $(pcost /tmp/revoked.out))"
 else
 	not_ok "FFTW_PATIENT plan of 4096 started with $pmu completes $under$what (exit $rc)"
