@@ -95,20 +95,30 @@
  * is in use (the PMU counters; rdtsc, which prctl(PR_SET_TSC) can turn off;
  * RISC-V's rdcycle); a read of it that traps later is completed by the guard
  * with the replacement's reading, and the process switches to the
- * replacement for good.
+ * replacement for good.  On ARM the PMU's user-access register (PMUSERENR,
+ * readable at EL0) is read before the PMU counter, at the choice and at
+ * every later read, so a revocation is normally noticed without any trap:
+ * only one that lands between those two instructions traps.  A PMU counter
+ * that stays readable but stops (Linux 6.1 leaves it so after a perf
+ * session) repeats its value: two equal readings 2 us apart also switch.
  *
  * Costs.  getticks() is one load and one compare before the counter read
  * when the counter in use is the port's inline one, which the kernel never
  * takes back from a thread: CNTVCT_EL0 on aarch64, CNTVCT on ARMv7, rdtsc,
  * rdtime, mftb, stckf.  The PMU counters, the perf tier and replacements
- * after a switch are read through a function call; PMU reads also need to
- * know, once per thread, that the trap signal is not blocked there (see
- * Signals).  The choice costs about 300 us once per process (more under
- * emulation) and two sigprocmask calls.  On x86 the counter is emitted as
- * "ds rdtsc" (one byte more), and when the clock is the counter in use, or
- * rdtsc does not work, clock_gettime is the system call, not the vDSO
- * (which reads the TSC): about 50 ns more per reading natively.  On 32-bit ARM
- * PIC, reaching the shared state costs one more load, through the GOT.
+ * after a switch are read through a function call; a PMU read also reads
+ * the access register and compares with the thread's previous reading
+ * (a few dozen instructions on aarch64 in all), and needs to know, once per
+ * thread, that the trap signal is not blocked there (see Signals).  The
+ * choice costs about 250-300 us once per process natively (more under
+ * emulation), three sigprocmask calls and one sigpending.  On x86 the
+ * counter is emitted as "ds rdtsc" (one byte more), and when the clock is
+ * the counter in use, or rdtsc does not work, clock_gettime is the system
+ * call, not the vDSO (which reads the TSC): 50 ns more per reading on bare
+ * metal, a few microseconds in some virtual machines.  In position-
+ * independent code the shared state is reached through the GOT (one more
+ * load).  The guard runs on the program's alternate signal stack when it has
+ * one (SA_ONSTACK) and needs about 6 KiB of it.
  *
  * Threads, fork and signal handlers.  One thread makes the choice; the others
  * wait (sleeping, so a waiter of higher real-time priority cannot starve it).
@@ -177,20 +187,30 @@
  * the process.
  *
  * Limits (what a header cannot do, and what happens then).
- *   - A thread that blocks the trap signal after its first getticks() keeps
- *     the answer of that first look: if the kernel revokes the PMU counter
- *     while it reads with the signal blocked, the kernel kills the process.
- *     Blocking before the first call (the sigwait-thread pattern) is safe.
- *     On x86 the check is not made (rdtsc is inline): a thread that blocks
- *     SIGSEGV and then turns its own TSC off dies as it would without this
- *     header.
+ *   - A thread that blocks the trap signal after its first getticks() (a
+ *     profiler's handler with sa_mask full, say) keeps the answer of that
+ *     first look.  A revocation is still seen in the access register before
+ *     the read, but one that lands between the two instructions traps with
+ *     the signal blocked, and the kernel kills the process.  Blocking before
+ *     the first call (the sigwait-thread pattern) is safe.  On x86 the check
+ *     is not made (rdtsc is inline): a thread that blocks SIGSEGV and then
+ *     turns its own TSC off dies as it would without this header.
  *   - The signal action is one per process.  A program that installs its
  *     own handler for the trap signal after the first getticks() replaces
  *     the guard (reads keep working until a revocation).  Another thread
  *     that swaps the action during the choice (OpenSSL-style feature
- *     probes) can have a probe's trap delivered to its handler.  A guard
- *     that another handler chained to and that is then unloaded leaves that
- *     handler's saved action pointing into unmapped code.
+ *     probes) can have a probe's trap delivered to its handler; only probes
+ *     of a counter that may trap do that: a granted PMU counter (the access
+ *     register is asked first), ARMv7's CNTVCT, rdtsc under PR_SET_TSC.
+ *   - A guard that another handler chained to and that is then unloaded
+ *     leaves that handler's saved action pointing into unmapped code: two
+ *     plugins that each made their own choice (RTLD_LOCAL, hidden
+ *     visibility) must be unloaded in the reverse order of their first
+ *     getticks(), as for any two libraries that chain a signal.
+ *   - A child of vfork() shares the parent's memory but not its signal
+ *     actions: if its first getticks() makes the choice, the parent's state
+ *     says "guard installed" while the parent has none.  POSIX lets a vfork
+ *     child call only _exit and the exec functions; so does this header.
  *   - While installed, the guard also completes a trapping read of the same
  *     PMU instruction in the program's own code (x86: only "ds rdtsc").
  *   - dlclose of the object whose guard is installed while another thread
@@ -1597,12 +1617,7 @@ CYCLE_IMPL_INLINE int cycle_impl_probe(int index, uint64_t *value)
 	 * no trap, so nothing another thread's SIGILL handler (a feature
 	 * probe) could receive. */
 	if (index == 0) {
-		unsigned access;
-
-		t->probing = 1;
-		access = cycle_impl_pmu_access();
-		t->probing = 0;
-		if (!access) {
+		if (!cycle_impl_pmu_access()) {
 			*value = 0;
 			return 0;
 		}

@@ -45,6 +45,19 @@ static inline void pretend_granted(int index)
 	CYCLE_IMPL_STORE(&g->mode, CYCLE_IMPL_READY + index, __ATOMIC_RELEASE);
 }
 
+/* Reads counter index the way getticks() does after its access check.
+ * The barriers tell the compiler what the guard may have changed meanwhile
+ * (the read is an asm without a memory clobber: a trap is invisible to it). */
+static inline uint64_t guarded_read(int index)
+{
+	uint64_t v;
+
+	__asm__ __volatile__("" : : : "memory");
+	v = cycle_impl_read(index);
+	__asm__ __volatile__("" : : : "memory");
+	return v;
+}
+
 /* Whether the guard of this file is the action installed now. */
 static inline int guard_installed(void)
 {
