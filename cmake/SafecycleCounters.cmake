@@ -46,6 +46,12 @@ option(ENABLE_ARMV7A_CNTVCT
 
 # _safecycle_target_is(RESULT-VARIABLE PREPROCESSOR-TEST): does the C compiler
 # target a CPU for which PREPROCESSOR-TEST holds?  Compiles only (cross builds).
+# _safecycle_fail(MESSAGE): stop with MESSAGE on one line, as configure's
+# AC_MSG_ERROR does (CMake wraps a message unless it starts with a space).
+function(_safecycle_fail msg)
+  message(FATAL_ERROR " ${msg}")
+endfunction()
+
 function(_safecycle_target_is var test)
   set(CMAKE_REQUIRED_QUIET ON)
   set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY)
@@ -87,12 +93,12 @@ function(safecycle_counters)
   foreach(v IN LISTS cache_variables)
     if(v MATCHES "^ENABLE_ARMV[0-9]" AND NOT v IN_LIST options)
       string(REPLACE ";" ", " known "${options}")
-      message(FATAL_ERROR "unknown counter option ${v} (known: ${known})")
+      _safecycle_fail("unknown counter option ${v} (known: ${known})")
     endif()
   endforeach()
   foreach(o IN LISTS options)
     if(NOT "${${o}}" MATCHES "^([Oo][Nn]|[Oo][Ff][Ff]|[Yy][Ee][Ss]|[Nn][Oo]|[Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee]|1|0|)$")
-      message(FATAL_ERROR "${o} takes ON or OFF, got '${${o}}'")
+      _safecycle_fail("${o} takes ON or OFF, got '${${o}}'")
     endif()
   endforeach()
 
@@ -113,7 +119,7 @@ function(safecycle_counters)
     if(${option})
       _safecycle_target_is(SAFECYCLE_TARGET_${test} "${${test}}")
       if(NOT SAFECYCLE_TARGET_${test})
-        message(FATAL_ERROR "${option} needs ${needs}, but the compiler (${CMAKE_C_COMPILER}) targets ${host}")
+        _safecycle_fail("${option} needs ${needs}, but the compiler (${CMAKE_C_COMPILER}) targets ${host}")
       endif()
       if(NOT "${macro}=1" IN_LIST definitions)
         list(APPEND definitions "${macro}=1")
