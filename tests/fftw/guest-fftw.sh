@@ -7,6 +7,10 @@
 #                    PMU counter configured (--enable-armv8-pmccntr-el0 or
 #                    --enable-armv7a-pmccntr)
 #   perf-churn       tests/fftw/perf-churn.c, static
+#   smallcheck.list  (optional) the bench arguments of the FFTW_MEASURE half of
+#                    FFTW's smallcheck (tests/fftw/smallcheck --list), one run
+#                    a line, for
+#   smallcheck-bench that FFTW build's tests/bench
 # Prints TAP; exits with the number of failed tests.
 
 n=0
@@ -66,6 +70,35 @@ if timeout 120 ./fftw-bench --verify ocf1024 --verify orb97 --verify icf32x32 >/
 else
 	not_ok "bench --verify with $pmu"
 	show /tmp/verify.out
+fi
+
+# FFTW's own smallcheck, its FFTW_MEASURE half: check.pl's bench runs (the host
+# drew the problems: no perl here), failing as check.pl fails a run.
+if [ -f smallcheck.list ]; then
+	runs=0 bad=0 named=0 problems=0
+	start=$(date +%s)
+	while IFS= read -r args; do
+		runs=$((runs + 1))
+		problems=$((problems + $(echo "$args" | grep -o "'--verify'" | wc -l)))
+		if ! eval "CYCLE_DEBUG=1 timeout 600 ./smallcheck-bench $args" >/tmp/sc.out 2>&1; then
+			bad=$((bad + 1))
+			echo "# FAILED ./smallcheck-bench $args"
+			grep -v '^cycle\.h' /tmp/sc.out | tail -n 3 | sed 's/^/# /'
+		fi
+		[ "$(chosen /tmp/sc.out)" = "$pmu" ] && named=$((named + 1))
+	done <smallcheck.list
+	took=$(($(date +%s) - start))
+	if [ $runs -gt 0 ] && [ $bad -eq 0 ]; then
+		ok "FFTW's check.pl -r -c=1 problems pass with the module ($problems problems in $runs bench runs, $took s)"
+	else
+		not_ok "FFTW's check.pl -r -c=1 problems pass with the module ($bad of $runs bench runs failed, $took s)"
+	fi
+	if [ $runs -gt 0 ] && [ $named -eq $runs ]; then
+		ok "each of those $runs FFTW_MEASURE bench runs timed with $pmu (CYCLE_DEBUG)"
+	else
+		not_ok "each of those FFTW_MEASURE bench runs timed with $pmu ($named of $runs)"
+		grep '^cycle\.h' /tmp/sc.out | sed 's/^/# /'
+	fi
 fi
 
 # PATIENT planning while perf events use the PMU on every CPU.  First a run
