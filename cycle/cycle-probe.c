@@ -34,7 +34,7 @@
 
 static const char usage_text[] =
 	"Usage: cycle-probe [--json] [--cpu LIST] [--help] [--version]\n"
-	"Probe each cycle counter of this machine on every online CPU:\n"
+	"Probe each cycle counter of this machine on every CPU it may run on:\n"
 	"whether it reads, traps or is frozen, its nominal and measured rate,\n"
 	"its smallest step, the cost of one read, and whether it went\n"
 	"backwards; then name the configured counter, the one getticks()\n"
@@ -273,6 +273,18 @@ static void online_cpus(cpu_set_t *set)
 	}
 }
 
+/* The CPUs this process was started on (taskset, a cpuset): the probe
+ * never widens its own affinity beyond them. */
+static void allowed_cpus(cpu_set_t *set)
+{
+	cpu_set_t online;
+
+	online_cpus(&online);
+	if (sched_getaffinity(0, sizeof(*set), set) != 0)
+		*set = online;
+	CPU_AND(set, set, &online);
+}
+
 static int cpu_exists(int cpu)
 {
 	char path[64];
@@ -289,26 +301,32 @@ static int usage_error(const char *what, const char *arg)
 	return 2;
 }
 
-static int no_such_cpu(unsigned long cpu, const cpu_set_t *online)
+static int no_such_cpu(unsigned long cpu, const cpu_set_t *allowed)
 {
+	cpu_set_t online;
 	char list[512];
+	const char *why = "does not exist";
 
-	format_cpu_list(online, list, sizeof(list));
-	fprintf(stderr, "cycle-probe: CPU %lu %s (online: %s)\n", cpu,
-		cpu < CPU_SETSIZE && cpu_exists((int)cpu) ? "is offline"
-							  : "does not exist",
+	online_cpus(&online);
+	if (cpu < CPU_SETSIZE && CPU_ISSET(cpu, &online))
+		why = "is not in this process's affinity mask";
+	else if (cpu < CPU_SETSIZE && cpu_exists((int)cpu))
+		why = "is offline";
+	format_cpu_list(allowed, list, sizeof(list));
+	fprintf(stderr, "cycle-probe: CPU %lu %s (allowed: %s)\n", cpu, why,
 		list);
 	return 2;
 }
 
-/* Checks that every requested CPU is online; returns 0 or the exit code. */
-static int check_cpus(const cpu_set_t *want, const cpu_set_t *online)
+/* Checks that every requested CPU is online and allowed; returns 0 or the
+ * exit code. */
+static int check_cpus(const cpu_set_t *want, const cpu_set_t *allowed)
 {
 	int c;
 
 	for (c = 0; c < CPU_SETSIZE; c++)
-		if (CPU_ISSET(c, want) && !CPU_ISSET(c, online))
-			return no_such_cpu((unsigned long)c, online);
+		if (CPU_ISSET(c, want) && !CPU_ISSET(c, allowed))
+			return no_such_cpu((unsigned long)c, allowed);
 	return 0;
 }
 
@@ -347,7 +365,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 			return usage_error("unexpected argument", a);
 		}
 	}
-	online_cpus(&online);
+	allowed_cpus(&online);
 	if (!list) {
 		o->cpus = online;
 		return -1;
@@ -365,18 +383,21 @@ static int parse_options(int argc, char **argv, struct options *o)
 
 /* --- Measuring one counter on the current CPU ------------------------- */
 
+/* cycle.h's clock: on x86 the system call, which works where an inherited
+ * PR_TSC_SIGSEGV makes the vDSO's clock_gettime fault. */
 static uint64_t clock_ns(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CYCLE_IMPL_CLOCK, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	return cycle_impl_clock();
 }
 
 /* Inline where it can be, so that the cost measured is the counter's and
  * not a function call's. */
 static inline uint64_t read_counter(int i)
 {
+#if defined(CYCLE_IMPL_PERF_INDEX)
+	if (i == CYCLE_IMPL_PERF_INDEX)
+		return cycle_impl_read(i);
+#endif
 	if (i < CYCLE_IMPL_NHW)
 		return cycle_impl_hw_read(i);
 	return clock_ns();
@@ -401,24 +422,20 @@ struct guard {
 
 static void guard_begin(struct guard *gd)
 {
-	struct cycle_impl_state *g = &cycle_impl_global;
-
-	gd->had_handler = g->handler_installed;
-	cycle_impl_install_handler();
-	CYCLE_IMPL_STORE(&g->probing, 1, __ATOMIC_SEQ_CST);
-	gd->traps = CYCLE_IMPL_LOAD(&g->traps, __ATOMIC_SEQ_CST);
+	gd->had_handler = cycle_impl_state.installed != NULL;
+	cycle_impl_install();
+	cycle_impl_self.probing = 1;
+	gd->traps = cycle_impl_self.probe_traps;
 }
 
 /* Returns 1 if some read trapped since guard_begin(). */
 static int guard_end(const struct guard *gd)
 {
-	struct cycle_impl_state *g = &cycle_impl_global;
-	int trapped = CYCLE_IMPL_LOAD(&g->traps, __ATOMIC_SEQ_CST) !=
-		      gd->traps;
+	int trapped = cycle_impl_self.probe_traps != gd->traps;
 
-	CYCLE_IMPL_STORE(&g->probing, 0, __ATOMIC_SEQ_CST);
+	cycle_impl_self.probing = 0;
 	if (!gd->had_handler)
-		cycle_impl_remove_handler();
+		cycle_impl_remove();
 	return trapped;
 }
 
@@ -510,12 +527,12 @@ static void probe_counter(int i, struct result *r)
 	if (i == CYCLE_IMPL_PERF_INDEX && r[-1].status == ST_AVAILABLE) {
 		int untried = CYCLE_IMPL_PERF_UNTRIED;
 
-		CYCLE_IMPL_CAS(&cycle_impl_global.perf_state, &untried,
+		CYCLE_IMPL_CAS(&cycle_impl_state.perf_state, &untried,
 			       CYCLE_IMPL_PERF_DIRECT);
 	}
 	perf = i == CYCLE_IMPL_PERF_INDEX;
 #endif
-	if (!cycle_impl_try_read(i, &v)) {
+	if (!cycle_impl_probe(i, &v)) {
 		r->status = perf ? ST_UNAVAILABLE : ST_TRAPS;
 		return;
 	}
@@ -728,11 +745,36 @@ static const char *perf_user_access_hint(void)
 	return "";
 }
 
+/* The module's extra argument on an ARMv7 core, whose PMU has no read-only
+ * user access: there it grants only with user_write=1 (see README). */
+static const char *armv7_write_hint(void)
+{
+#if defined(__arm__)
+	char line[128];
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	const char *hint = "";
+
+	if (!f)
+		return "";
+	while (fgets(line, sizeof(line), f))
+		if (strncmp(line, "CPU architecture", 16) == 0) {
+			if (strtol(strchr(line, ':') ? strchr(line, ':') + 1 :
+				   "", NULL, 10) == 7)
+				hint = " user_write=1";
+			break;
+		}
+	fclose(f);
+	return hint;
+#else
+	return "";
+#endif
+}
+
 #if defined(CYCLE_IMPL_PERF_INDEX)
 /* Why the perf tier is (not) available, in words, into buf. */
 static void perf_tier_why(char *buf, size_t size)
 {
-	const struct cycle_impl_state *g = &cycle_impl_global;
+	const struct cycle_impl_v2_state *g = &cycle_impl_state;
 	int state = CYCLE_IMPL_LOAD(&g->perf_state, __ATOMIC_ACQUIRE);
 	long paranoid = proc_number(PERF_PARANOID);
 
@@ -804,8 +846,9 @@ static int advise(const struct report *rep, char *buf, size_t size)
 			 "perf reclaimed it? see dmesg)");
 	} else if (is_pmu(name) && st == ST_TRAPS) {
 		snprintf(fix, sizeof(fix), "load the module: sudo insmod "
-			 "enable_module/cycle_enable.ko (see README: "
-			 "enable_module)%s", perf_user_access_hint());
+			 "enable_module/cycle_enable.ko%s (see README: "
+			 "enable_module)%s", armv7_write_hint(),
+			 perf_user_access_hint());
 	} else if (is_pmu(name) && st == ST_FROZEN) {
 		snprintf(fix, sizeof(fix), "the PMU is not counting (no PMU in "
 			 "this VM/CPU?)");
@@ -977,7 +1020,7 @@ static void json_cpus(const struct report *rep)
 static void json_perf_tier(const struct report *rep)
 {
 #if defined(CYCLE_IMPL_PERF_INDEX)
-	const struct cycle_impl_state *g = &cycle_impl_global;
+	const struct cycle_impl_v2_state *g = &cycle_impl_state;
 	int state = CYCLE_IMPL_LOAD(&g->perf_state, __ATOMIC_ACQUIRE);
 	long access_value = proc_number(PERF_USER_ACCESS);
 	long paranoid = proc_number(PERF_PARANOID);

@@ -14,7 +14,7 @@ trap 'rm -rf "$tmp"' EXIT
 TAP_DIAG=$tmp/err
 lines() { wc -l <"$1" | tr -d ' '; }
 
-echo "1..14"
+echo "1..17"
 [ -x "$probe" ] || { echo "Bail out! $probe was not built"; exit 1; }
 
 run --version >"$tmp/out" 2>"$tmp/err"
@@ -72,4 +72,36 @@ online=$(getconf _NPROCESSORS_ONLN)
 check "len(j['cpus']) == $online" "every online CPU is probed ($online)"
 run --json --cpu 0 >"$tmp/json" 2>"$tmp/err"
 check "[c['cpu'] for c in j['cpus']] == [0]" "--cpu 0 probes CPU 0 only"
+
+# Started on CPU 0 only (taskset, a cpuset): the probe stays within it, and
+# --cpu selects within it.  (qemu-user passes the affinity calls through.)
+if [ "$online" -ge 2 ] && command -v taskset >/dev/null 2>&1; then
+	taskset -c 0 ${TEST_EMULATOR:-} "$probe" --json >"$tmp/json" 2>"$tmp/err"
+	check "[c['cpu'] for c in j['cpus']] == [0]" "under taskset -c 0 only CPU 0 is probed"
+	taskset -c 0 ${TEST_EMULATOR:-} "$probe" --cpu 1 >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ "$rc" -eq 2 ] && [ "$(lines "$tmp/err")" -eq 1 ] && grep -q 'affinity' "$tmp/err"
+	ok $? "under taskset -c 0, --cpu 1 is an error: exit $rc, $(cat "$tmp/err")"
+else
+	skip "needs two online CPUs and taskset"
+	skip "needs two online CPUs and taskset"
+fi
+
+# An inherited PR_TSC_SIGSEGV (x86): the probe reports rdtsc as trapping
+# instead of dying in its own clock reads.
+case $(${CC:-cc} -dumpmachine 2>/dev/null) in
+x86_64-*|i?86-*)
+	printf '#include <sys/prctl.h>\n#include <unistd.h>\nint main(int c, char **v) { (void)c; if (prctl(PR_SET_TSC, PR_TSC_SIGSEGV, 0, 0, 0)) return 99; execv(v[1], v + 1); return 98; }\n' >"$tmp/notsc.c"
+	printf 'int main(void) { unsigned a, d; __asm__ __volatile__("rdtsc" : "=a"(a), "=d"(d)); return 0; }\n' >"$tmp/rdtsc.c"
+	if ${CC:-cc} -o "$tmp/notsc" "$tmp/notsc.c" 2>/dev/null &&
+		${CC:-cc} -o "$tmp/rdtsc" "$tmp/rdtsc.c" 2>/dev/null &&
+		! "$tmp/notsc" "$tmp/rdtsc" 2>/dev/null; then
+		"$tmp/notsc" "$probe" --json >"$tmp/json" 2>"$tmp/err"
+		check "[c for c in j['counters'] if c['name']=='rdtsc'][0]['status']=='traps' and j['selected']=='clock_gettime'" \
+			"with PR_TSC_SIGSEGV inherited: rdtsc traps, clock_gettime selected"
+	else
+		skip "PR_SET_TSC does not stop rdtsc on this kernel or hypervisor"
+	fi ;;
+*) skip "PR_SET_TSC is x86 only" ;;
+esac
 tap_status

@@ -13,6 +13,7 @@
 #define ENGINE_TEST_H
 
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -24,7 +25,7 @@
 
 static inline void pretend_granted(int index)
 {
-	struct cycle_impl_state *g = &cycle_impl_global;
+	struct cycle_impl_v2_state *g = &cycle_impl_state;
 	int i;
 
 	(void)getticks(); /* let the real choice run first */
@@ -37,20 +38,40 @@ static inline void pretend_granted(int index)
 			continue;
 		g->conv[i].origin = cycle_impl_read(i);
 		g->conv[i].base = PRETEND_LAST_READING -
-			(g->narrow ? (ticks)1 << 30 : (ticks)1 << 62);
+			(g->narrow ? 0 : CYCLE_IMPL_SETBACK);
 		g->conv[i].scale = g->hz[index] / g->hz[i];
 	}
-	g->guarded = 1;
-	cycle_impl_install_handler();
-	CYCLE_IMPL_STORE(&g->active, index, __ATOMIC_RELEASE);
-	CYCLE_IMPL_STORE(&g->mode, index == CYCLE_IMPL_CONFIGURED ?
-			 CYCLE_IMPL_FAST : CYCLE_IMPL_SLOW, __ATOMIC_RELEASE);
+	cycle_impl_install();
+	CYCLE_IMPL_STORE(&g->mode, CYCLE_IMPL_READY + index, __ATOMIC_RELEASE);
+}
+
+/* Reads counter index the way getticks() does after its access check.
+ * The barriers tell the compiler what the guard may have changed meanwhile
+ * (the read is an asm without a memory clobber: a trap is invisible to it). */
+static inline uint64_t guarded_read(int index)
+{
+	uint64_t v;
+
+	__asm__ __volatile__("" : : : "memory");
+	v = cycle_impl_read(index);
+	__asm__ __volatile__("" : : : "memory");
+	return v;
+}
+
+/* Whether the guard of this file is the action installed now. */
+static inline int guard_installed(void)
+{
+	struct sigaction now;
+
+	sigaction(CYCLE_IMPL_TRAP_SIGNAL, NULL, &now);
+	return (now.sa_flags & SA_SIGINFO) &&
+	       now.sa_sigaction == cycle_impl_on_trap;
 }
 
 /* A fault that is not a counter read, of the signal the guard handles. */
 static inline void genuine_fault(void)
 {
-#if CYCLE_IMPL_TRAP_SIGNAL == SIGSEGV
+#if CYCLE_IMPL_TRAP_SIGNAL == SIGSEGV || CYCLE_IMPL_TRAP_SIGNAL == 0
 	/* Through a volatile pointer, so that GCC 12's -Warray-bounds
 	 * does not see a constant address. */
 	volatile int *volatile bad = (volatile int *)(uintptr_t)8;
@@ -88,6 +109,42 @@ static inline int in_child(void (*fn)(void))
 	if (WIFSIGNALED(status))
 		return 1000 + WTERMSIG(status);
 	return WEXITSTATUS(status);
+}
+
+/* Timing windows (a fork or a signal during the choice): runs attempt() in
+ * a fresh process each time, until it hit its window `wanted` times or
+ * `max` attempts were made.  attempt() returns 0 when it hit the window and
+ * all went well, 2 when it missed the window; anything else, or a death,
+ * is a failure.  Returns the number of attempts. */
+struct window_tally {
+	int hits, missed, failures;
+};
+
+static inline int retry_window(int (*attempt)(void), int max, int wanted,
+			       struct window_tally *w)
+{
+	int i;
+
+	w->hits = w->missed = w->failures = 0;
+	for (i = 0; i < max && w->hits < wanted; i++) {
+		pid_t pid;
+		int status;
+
+		fflush(stdout);
+		pid = fork();
+		if (pid == 0)
+			_exit(attempt());
+		if (pid < 0 || waitpid(pid, &status, 0) != pid ||
+		    !WIFEXITED(status))
+			w->failures++;
+		else if (WEXITSTATUS(status) == 0)
+			w->hits++;
+		else if (WEXITSTATUS(status) == 2)
+			w->missed++;
+		else
+			w->failures++;
+	}
+	return i;
 }
 
 #endif /* ENGINE_TEST_H */

@@ -27,11 +27,11 @@ if command -v clang >/dev/null 2>&1 && clang --target="$target" -c -o "$tmp/x.o"
 fi
 cxx="${CXX:-c++}"
 
-echo "1..23"
+echo "1..28"
 IFS='|'
 for cc in $compilers; do
 	unset IFS
-	for std in "-std=c99 -D_POSIX_C_SOURCE=200809L" -std=gnu99 -std=c11 "-std=c11 -D_GNU_SOURCE" -std=c17 -std=c99; do
+	for std in "-std=c89 -D_POSIX_C_SOURCE=199309L" "-std=c89 -pedantic -D_POSIX_C_SOURCE=199309L" "-std=c99 -D_POSIX_C_SOURCE=200809L" -std=gnu99 -std=c11 "-std=c11 -D_GNU_SOURCE" -std=c17 -std=c99; do
 		# shellcheck disable=SC2086
 		$cc $std -Wall -Wextra -Werror -O2 -I"$src/cycle" -c "$tmp/use.c" -o "$tmp/use.o" >"$tmp/log" 2>&1
 		ok $? "$cc $std: no warnings"
@@ -41,7 +41,7 @@ done
 unset IFS
 # Pad the plan when clang is absent, so the count stays fixed.
 case $compilers in *clang*) ;; *)
-	for i in 1 2 3 4 5 6; do skip "clang cannot target $target here"; done ;;
+	for i in 1 2 3 4 5 6 7 8; do skip "clang cannot target $target here"; done ;;
 esac
 
 for std in -std=c++11 -std=c++17; do
@@ -57,20 +57,30 @@ for f in -DHAVE_ARMV8_PMCCNTR_EL0 -DHAVE_ARMV7A_PMCCNTR; do
 	ok $? "C++ $f: no warnings"
 done
 
-# Exported symbols: only cycle_* (getticks and elapsed are static inline).
+# The engine in a strict C89 mode with POSIX declarations (no snprintf).
+printf '#include "cycle.h"\n#ifndef CYCLE_IMPL_ENGINE\n#error no engine\n#endif\nint main(void) { ticks t = getticks(); return elapsed(getticks(), t) < 0; }\n' >"$tmp/c89.c"
+case $target in
+*linux*)
+	${CC:-cc} -std=c89 -D_POSIX_C_SOURCE=199309L -Wall -Wextra -Werror -I"$src/cycle" "$tmp/c89.c" -o "$tmp/c89" >"$tmp/log" 2>&1
+	ok $? "-std=c89 -D_POSIX_C_SOURCE=199309L builds the engine and links" ;;
+*) skip "the engine is Linux only" ;;
+esac
+
+# Exported symbols: only the two versioned shared objects (the engine's
+# functions, getticks and elapsed are static).
 ${CC:-cc} -O2 -I"$src/cycle" -c "$tmp/use.c" -o "$tmp/use.o" 2>"$tmp/log"
 nm -g --defined-only "$tmp/use.o" 2>/dev/null | awk '{print $NF}' | grep -v '^main$' >"$tmp/syms"
-grep -v '^cycle_' "$tmp/syms" >"$tmp/log"
-[ -s "$tmp/syms" ] && ! [ -s "$tmp/log" ]
-ok $? "exported symbols all start with cycle_ ($(tr '\n' ' ' <"$tmp/syms"))"
+grep -v '^cycle_impl_v2_[nt][0-9]$' "$tmp/syms" >"$tmp/log"
+[ "$(wc -l <"$tmp/syms")" -le 2 ] && ! [ -s "$tmp/log" ]
+ok $? "exported symbols: only the versioned state ($(tr '\n' ' ' <"$tmp/syms"))"
 
 # Macros: everything cycle.h defines beyond what its system headers define.
-printf '#include <stdint.h>\n#include <time.h>\n#include <errno.h>\n#include <sched.h>\n#include <signal.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n#include <ucontext.h>\n#include <unistd.h>\n' >"$tmp/sys.c"
+printf '#include <stdint.h>\n#include <time.h>\n#include <errno.h>\n#include <fcntl.h>\n#include <pthread.h>\n#include <sched.h>\n#include <signal.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n#include <ucontext.h>\n#include <unistd.h>\n' >"$tmp/sys.c"
 ${CC:-cc} -dM -E "$tmp/sys.c" | awk '{print $2}' | sed 's/(.*//' | sort -u >"$tmp/sys.macros"
 ${CC:-cc} -dM -E -I"$src/cycle" "$tmp/use.c" | awk '{print $2}' | sed 's/(.*//' | sort -u >"$tmp/all.macros"
-comm -13 "$tmp/sys.macros" "$tmp/all.macros" | grep -v '^CYCLE_\|^HAVE_TICK_COUNTER$' >"$tmp/log"
+comm -13 "$tmp/sys.macros" "$tmp/all.macros" | grep -v '^CYCLE_\|^cycle_impl_\|^HAVE_TICK_COUNTER$\|^TIME_MIN$' >"$tmp/log"
 ! [ -s "$tmp/log" ]
-ok $? "defined macros all start with CYCLE_ (or are HAVE_TICK_COUNTER)"
+ok $? "defined macros all start with CYCLE_ (or are HAVE_TICK_COUNTER, TIME_MIN)"
 
 # The header alone, with nothing before it, in two units of one program.
 printf '#include "cycle.h"\nticks other(void) { return getticks(); }\n' >"$tmp/other.c"

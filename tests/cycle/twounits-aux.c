@@ -10,7 +10,7 @@ ticks aux_getticks(void);
 const void *aux_state_address(void)
 {
 #ifdef CYCLE_IMPL_ENGINE
-	return &cycle_impl_global;
+	return &cycle_impl_state;
 #else
 	return 0;
 #endif

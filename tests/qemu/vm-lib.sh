@@ -30,24 +30,35 @@ missing() {
 #   flavour       kernel flavour; the metapackages are linux-{image,headers}-FLAVOUR
 #   kbuild_arch   ARCH= for Kbuild
 #   cross         CROSS_COMPILE= prefix, also used for the guest programs
-#   qemu          qemu-system binary; qemu_cpu and qemu_smp are vm-run's defaults
+#   qemu          qemu-system binary; qemu_machine, qemu_cpu and qemu_smp are
+#                 vm-run's defaults
+#   dtb           the device tree of the kernel package to boot with, or empty
 #   counter_macro the FFTW configure macro that makes the PMU counter the configured one
 set_arch() {
 	case $1 in
 	arm64)
 		deb_arch=arm64 flavour=arm64 kbuild_arch=arm64
 		cross=aarch64-linux-gnu- qemu=qemu-system-aarch64
-		qemu_cpu=cortex-a57 qemu_smp=4
+		qemu_machine=virt qemu_cpu=cortex-a57 qemu_smp=4 dtb=
 		counter_macro=HAVE_ARMV8_PMCCNTR_EL0
 		;;
 	armhf)
 		deb_arch=armhf flavour=armmp-lpae kbuild_arch=arm
 		cross=arm-linux-gnueabihf- qemu=qemu-system-arm
-		qemu_cpu=cortex-a15 qemu_smp=2
+		qemu_machine=virt qemu_cpu=cortex-a15 qemu_smp=2 dtb=
+		counter_macro=HAVE_ARMV7A_PMCCNTR
+		;;
+	armhf-a9)
+		# A Cortex-A9 board: no LPAE, so the armmp flavour, and no
+		# generic timer; the machine needs the kernel's device tree.
+		deb_arch=armhf flavour=armmp kbuild_arch=arm
+		cross=arm-linux-gnueabihf- qemu=qemu-system-arm
+		qemu_machine=vexpress-a9 qemu_cpu=cortex-a9 qemu_smp=2
+		dtb=vexpress-v2p-ca9.dtb
 		counter_macro=HAVE_ARMV7A_PMCCNTR
 		;;
 	*)
-		echo "$prog: unknown architecture '$1' (arm64 or armhf)" >&2
+		echo "$prog: unknown architecture '$1' (arm64, armhf or armhf-a9)" >&2
 		exit 2
 		;;
 	esac

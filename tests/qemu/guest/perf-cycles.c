@@ -17,11 +17,11 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#include "guest-perf.h"
 #include "guest-util.h"
 
 int main(int argc, char **argv)
 {
-	struct perf_event_attr attr;
 	long cpu = -1, seconds = -1;
 	uint64_t count;
 	int i, fd;
@@ -40,22 +40,9 @@ int main(int argc, char **argv)
 		return 2;
 	}
 
-	memset(&attr, 0, sizeof(attr));
-	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_HARDWARE;
-	attr.config = PERF_COUNT_HW_CPU_CYCLES;
-	fd = (int)syscall(SYS_perf_event_open, &attr, -1, (int)cpu, -1, 0UL);
-	if (fd < 0) {
-		int open_errno = errno;
-
-		perror("perf-cycles: perf_event_open");
-		return open_errno == ENOENT ? 3 : 1;
-	}
+	fd = open_cpu_cycles("perf-cycles", cpu);
 	sleep((unsigned int)seconds);
-	if (read(fd, &count, sizeof(count)) != (ssize_t)sizeof(count)) {
-		perror("perf-cycles: read");
-		return 1;
-	}
+	count = read_count("perf-cycles", fd);
 	printf("cycles=%llu\n", (unsigned long long)count);
 	close(fd);
 	return 0;

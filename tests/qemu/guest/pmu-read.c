@@ -5,9 +5,11 @@
  * it reads the counter with its own instruction, catches SIGILL itself and
  * prints one word, "traps", "frozen" or "counts".
  *
- * Usage: pmu-read [--cpu N] [--event]
+ * Usage: pmu-read [--cpu N] [--event | --pmcr-write]
  * --event reads event counter 0 (PMEVCNTR0_EL0, arm64 only) instead: the
  * module grants that only with event_read=1.
+ * --pmcr-write writes PMCR back with the value it holds and prints "traps"
+ * or "writes": the module allows that only with user_write=1.
  */
 #define _GNU_SOURCE
 #include <sched.h>
@@ -29,6 +31,7 @@ static void on_sigill(int sig)
 }
 
 static int read_event_counter;
+static int write_pmcr;
 
 static uint64_t read_counter(void)
 {
@@ -52,6 +55,22 @@ static uint64_t read_counter(void)
 #endif
 }
 
+/* Read PMCR and write the same value back: changes nothing, or traps. */
+static void rewrite_pmcr(void)
+{
+#if defined(__aarch64__)
+	uint64_t v;
+
+	__asm__ __volatile__("mrs %0, pmcr_el0" : "=r"(v));
+	__asm__ __volatile__("msr pmcr_el0, %0" : : "r"(v));
+#else
+	uint32_t v;
+
+	__asm__ __volatile__("mrc p15, 0, %0, c9, c12, 0" : "=r"(v));
+	__asm__ __volatile__("mcr p15, 0, %0, c9, c12, 0" : : "r"(v));
+#endif
+}
+
 int main(int argc, char **argv)
 {
 	volatile uint64_t first = 0, second = 0;
@@ -66,8 +85,10 @@ int main(int argc, char **argv)
 				   parse_number("pmu-read", "CPU", argv[++i]));
 		} else if (strcmp(argv[i], "--event") == 0) {
 			read_event_counter = 1;
+		} else if (strcmp(argv[i], "--pmcr-write") == 0) {
+			write_pmcr = 1;
 		} else {
-			fprintf(stderr, "usage: pmu-read [--cpu N] [--event]\n");
+			fprintf(stderr, "usage: pmu-read [--cpu N] [--event | --pmcr-write]\n");
 			return 2;
 		}
 	}
@@ -79,6 +100,11 @@ int main(int argc, char **argv)
 
 	if (sigsetjmp(trapped, 1)) {
 		puts("traps");
+		return 0;
+	}
+	if (write_pmcr) {
+		rewrite_pmcr();
+		puts("writes");
 		return 0;
 	}
 	first = read_counter();

@@ -79,6 +79,13 @@ aarch64) pmu_counter=PMCCNTR_EL0 ;;
 *) pmu_counter=PMCCNTR ;;
 esac
 
+# The parameters that grant the cycle counter: ARMv7 PMUs have no read-only
+# user access, so there the module grants only with user_write=1.
+case $pmu_counter in
+PMCCNTR) grant_args=user_write=1 ;;
+*) grant_args= ;;
+esac
+
 cpu_count=$(nproc)
 all_cpus=$(seq 0 $((cpu_count - 1)))
 
@@ -115,6 +122,17 @@ consumer() {
 # cpu_status CPU: that CPU's line of /sys/kernel/cycle_enable/status.
 cpu_status() {
 	grep "^cpu$1 " /sys/kernel/cycle_enable/status
+}
+
+# rearms CPU: the re-grant count of that CPU in the status file.
+rearms() {
+	cpu_status "$1" | sed -n 's/.* rearms=\([0-9]*\).*/\1/p'
+}
+
+# ce NAME: the contents of /sys/kernel/cycle_enable/NAME (a cpulist: an
+# empty list is an empty line).
+ce() {
+	cat "/sys/kernel/cycle_enable/$1"
 }
 
 # kernel_trouble: print kernel warnings, bugs and oopses so far; status 0

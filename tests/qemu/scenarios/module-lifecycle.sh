@@ -26,6 +26,25 @@ is "before load: cycle-probe reports $pmu_counter as trapping" \
 isnt "before load: cycle-probe does not select $pmu_counter" \
 	"$pmu_counter" "$(probe_selected)"
 
+# Default parameters grant read access only.  ARMv7 PMUs have no read-only
+# mode: there the load refuses every CPU and says why.
+check "insmod cycle_enable.ko (default parameters)" insmod "$ko"
+is "default parameters: an EL0 write to PMCR traps" traps \
+	"$(./pmu-read --pmcr-write --cpu 0)"
+if [ -n "$grant_args" ]; then
+	is "default parameters on ARMv7: every CPU refused" \
+		"0-$((cpu_count - 1))" "$(ce refused)"
+	is "default parameters on ARMv7: no CPU granted" "" "$(ce granted)"
+	check "the load message names the refused CPUs and why" \
+		sh -c "dmesg | grep -q 'refused on CPUs 0-$((cpu_count - 1)) (needs-user-write): '"
+	is "default parameters on ARMv7: $pmu_counter traps" traps \
+		"$(./pmu-read --cpu 0)"
+else
+	is "default parameters: every CPU granted" "0-$((cpu_count - 1))" \
+		"$(ce granted)"
+fi
+check "rmmod cycle_enable" rmmod cycle_enable
+
 # Invalid parameters make the load fail and name the parameter.
 for bad in event_read=banana count_el1=2 user_write=maybe; do
 	param=${bad%%=*}
@@ -38,7 +57,8 @@ for bad in event_read=banana count_el1=2 user_write=maybe; do
 done
 
 # 2. After load: every CPU reads a counting PMU counter from user space.
-check "insmod cycle_enable.ko" insmod "$ko"
+# shellcheck disable=SC2086 # empty or one word
+check "insmod cycle_enable.ko $grant_args" insmod "$ko" $grant_args
 for cpu in $all_cpus; do
 	is "after load: $pmu_counter counts on CPU $cpu" \
 		counts "$(./pmu-read --cpu "$cpu")"
@@ -55,6 +75,11 @@ fi
 diag "$(cat "$sysfs/status")"
 is "status shows every CPU with a PMU and granted" "$cpu_count" \
 	"$(grep -c 'online=1 pmu=1 granted=1 rearms=0$' "$sysfs/status")"
+is "granted lists every CPU" "0-$((cpu_count - 1))" "$(ce granted)"
+is "refused is empty" "" "$(ce refused)"
+is "revoked is empty" "" "$(ce revoked)"
+check "the load message lists the granted CPUs" \
+	sh -c "dmesg | grep -q 'granted on CPUs 0-$((cpu_count - 1))\$'"
 is "after load: cycle-probe exits 0" 0 "$(run_probe)"
 is "after load: cycle-probe selects $pmu_counter" \
 	"$pmu_counter" "$(probe_selected)"
@@ -108,8 +133,7 @@ else
 		0 "$loop_status"
 	is "perf revoked access: $pmu_counter traps on CPU $hot_cpu" \
 		traps "$(./pmu-read --cpu "$hot_cpu")"
-	check "status shows CPU $hot_cpu no longer granted" \
-		grep -q "^cpu$hot_cpu online=1 pmu=1 granted=0 " "$sysfs/status"
+	is "revoked names CPU $hot_cpu" "$hot_cpu" "$(ce revoked)"
 fi
 refuse "writing 2 to rearm is refused" sh -c "echo 2 2>/dev/null >$sysfs/rearm"
 refuse "writing 'yes' to rearm is refused" \
@@ -117,10 +141,21 @@ refuse "writing 'yes' to rearm is refused" \
 check "writing 1 to rearm succeeds" sh -c "echo 1 >$sysfs/rearm"
 is "after rearm: $pmu_counter counts on CPU $hot_cpu" \
 	counts "$(./pmu-read --cpu "$hot_cpu")"
-is "after rearm: status shows every CPU granted" "$cpu_count" \
-	"$(grep -c 'online=1 pmu=1 granted=1 ' "$sysfs/status")"
+is "after rearm: revoked is empty" "" "$(ce revoked)"
+is "after rearm: granted lists every CPU" "0-$((cpu_count - 1))" \
+	"$(ce granted)"
 consumer --cpu "$hot_cpu" --seconds 1
 is "after rearm: the consumer on CPU $hot_cpu exits 0" 0 "$consumer_status"
+
+# Writing kernel.perf_user_access (arm64) clears PMUSERENR on every CPU,
+# even 0 over 0; rearm grants again.
+if [ -w /proc/sys/kernel/perf_user_access ]; then
+	echo 0 >/proc/sys/kernel/perf_user_access
+	is "writing perf_user_access revokes every CPU" \
+		"0-$((cpu_count - 1))" "$(ce revoked)"
+	echo 1 >"$sysfs/rearm"
+	is "rearm after the sysctl write: revoked is empty" "" "$(ce revoked)"
+fi
 
 # 5. Unload restores the registers: the counter traps, consumers fall back.
 check "rmmod cycle_enable" rmmod cycle_enable
@@ -147,12 +182,74 @@ if [ "$pmu_counter" = PMCCNTR_EL0 ]; then
 		traps "$(./pmu-read --event)"
 fi
 
+# 5b. Unloading never stops perf: a perf session counts on CPU 0 while the
+# module grants again over it (rearm, then a CPU PM exit), then the module
+# goes; perf's count must still advance.
+rm -f /tmp/go
+# shellcheck disable=SC2086
+insmod "$ko" $grant_args
+./perf-watch --cpu 0 --until /tmp/go >/tmp/watch.out 2>&1 &
+watch_pid=$!
+sleep 1
+if ! kill -0 "$watch_pid" 2>/dev/null; then
+	watch_status=0
+	wait "$watch_pid" || watch_status=$?
+	rmmod cycle_enable
+	diag "$(cat /tmp/watch.out)"
+	if [ "$watch_status" = 3 ]; then
+		skip 5 "the kernel has no perf driver for this PMU"
+	else
+		not_ok "perf-watch keeps a perf session open on CPU 0"
+		skip 4 "no perf session"
+	fi
+else
+	is "a perf session on CPU 0 revokes its grant" 0 "$(ce revoked)"
+	# perf takes the grant back at each of its overflows (every few
+	# seconds here): read revoked right after the rearm, a few times.
+	tries=0
+	while [ "$tries" -lt 5 ]; do
+		echo 1 >"$sysfs/rearm"
+		revoked=$(ce revoked)
+		[ -n "$revoked" ] || break
+		tries=$((tries + 1))
+	done
+	is "rearm grants CPU 0 again under perf" "" "$revoked"
+	if [ -w /sys/power/pm_test ] && grep -qw disk /sys/power/state; then
+		before=$(rearms 0)
+		echo core >/sys/power/pm_test && echo disk >/sys/power/state
+		echo none >/sys/power/pm_test
+		diag "$(cpu_status 0)"
+		check "a CPU PM exit under perf grants CPU 0 again" \
+			test "$(rearms 0)" -gt "$before"
+	else
+		skip 1 "no hibernation test mode in this kernel"
+	fi
+	# Grant once more just before the unload: what the old module got
+	# wrong was unloading over a re-grant.
+	echo 1 >"$sysfs/rearm"
+	check "rmmod cycle_enable during the perf session" rmmod cycle_enable
+	touch /tmp/go
+	watch_status=0
+	wait "$watch_pid" || watch_status=$?
+	diag "$(cat /tmp/watch.out)"
+	is "perf's count on CPU 0 still advances after rmmod" 0 "$watch_status"
+fi
+
+# Unload, then load with other parameters: they take effect.
+check "insmod with user_write=1" insmod "$ko" user_write=1
+is "with user_write=1: an EL0 write to PMCR works" writes \
+	"$(./pmu-read --pmcr-write --cpu 0)"
+check "rmmod cycle_enable" rmmod cycle_enable
+is "after unload: an EL0 write to PMCR traps again" traps \
+	"$(./pmu-read --pmcr-write --cpu 0)"
+
 # 6. 50 load/unload cycles, every other one with the non-default parameters.
 failures=0
 i=0
 while [ "$i" -lt 50 ]; do
 	if [ $((i % 2)) -eq 0 ]; then
-		insmod "$ko" || failures=$((failures + 1))
+		# shellcheck disable=SC2086
+		insmod "$ko" $grant_args || failures=$((failures + 1))
 	else
 		insmod "$ko" event_read=1 user_write=1 count_el1=0 ||
 			failures=$((failures + 1))

@@ -12,11 +12,22 @@ ko=/opt/cycle_enable.ko
 sysfs=/sys/kernel/cycle_enable
 
 check "insmod cycle_enable.ko on CPUs without a PMU" insmod "$ko"
-check "the kernel log says there is no PMU" \
-	sh -c "dmesg | grep -q 'cycle_enable: CPU0: no PMU'"
+# arm64: PMUVer 0.  ARMv7: PerfMon 0 on a core (Cortex-A15) that would
+# report its PMU there, unlike the Cortex-A5/A8/A9.
+case $pmu_counter in
+PMCCNTR_EL0) why=no-pmu ;;
+*) why=unknown-core ;;
+esac
+all="0-$((cpu_count - 1))"
+check "the load message says in one line which CPUs are refused, and why" \
+	sh -c "dmesg | grep -q 'cycle_enable: refused on CPUs $all ($why): '"
+is "the kernel log has one such line, not one per CPU" 1 \
+	"$(dmesg | grep -c 'cycle_enable: refused on')"
 diag "$(cat "$sysfs/status")"
 is "status shows every CPU without a PMU, not granted" "$cpu_count" \
-	"$(grep -c 'online=1 pmu=0 granted=0 rearms=0$' "$sysfs/status")"
+	"$(grep -c "online=1 pmu=0 granted=0 rearms=0 refused=$why\$" "$sysfs/status")"
+is "refused lists every CPU" "$all" "$(ce refused)"
+is "granted is empty" "" "$(ce granted)"
 check "writing 1 to rearm succeeds" sh -c "echo 1 >$sysfs/rearm"
 for cpu in $all_cpus; do
 	is "the PMU was left alone: $pmu_counter traps on CPU $cpu" \
@@ -31,7 +42,13 @@ isnt "cycle-probe does not select $pmu_counter" \
 check "rmmod cycle_enable" rmmod cycle_enable
 
 # Readable but not counting: what a module without the PMU check leaves.
-check "insmod cycle_enable.ko assume_pmu=1" insmod "$ko" assume_pmu=1
+taint_before=$(cat /proc/sys/kernel/tainted)
+# shellcheck disable=SC2086 # empty or one word
+check "insmod cycle_enable.ko assume_pmu=1 $grant_args" \
+	insmod "$ko" assume_pmu=1 $grant_args
+is "assume_pmu taints the kernel (U)" 64 \
+	"$(($(cat /proc/sys/kernel/tainted) & 64))"
+is "the kernel was not user-tainted before" 0 "$((taint_before & 64))"
 is "with assume_pmu: $pmu_counter reads but is frozen (oracle)" \
 	frozen "$(./pmu-read --cpu 0)"
 is "with assume_pmu: cycle-probe exits 1" 1 "$(run_probe)"

@@ -62,7 +62,7 @@ static int require_perf(void)
 
 	if (strcmp(name, "PMCCNTR_EL0_perf") != 0) {
 		printf("name=%s perf_state=%s\n", name,
-		       cycle_impl_perf_reason(cycle_impl_global.perf_state));
+		       cycle_impl_perf_reason(cycle_impl_state.perf_state));
 		return 0;
 	}
 	return 1;
@@ -83,11 +83,11 @@ static int cmd_pin(int cpu)
 		printf("cpu=%d pinned=0\n", cpu);
 		return 1;
 	}
-	pc = (perf_page *)cycle_impl_global.perf_page;
+	pc = (perf_page *)cycle_impl_state.perf_page;
 	/* The event moves with this thread: the page follows at once. */
 	t0 = getticks();
 	idx = pc->index;
-	if (read(cycle_impl_global.perf_fd, &count, sizeof(count)) !=
+	if (read(cycle_impl_state.perf_fd, &count, sizeof(count)) !=
 	    (ssize_t)sizeof(count))
 		count = 0;
 	t1 = getticks();
@@ -104,7 +104,7 @@ static int cmd_pin(int cpu)
 	printf("cpu=%d on=%d index=%u t0=%llu read=%llu t1=%llu hz=%.0f "
 	       "mrs_traps=%u\n", cpu, sched_getcpu(), idx,
 	       (unsigned long long)t0, (unsigned long long)count,
-	       (unsigned long long)t1, hz, cycle_impl_perf_self.trapped);
+	       (unsigned long long)t1, hz, cycle_impl_self.perf_trapped);
 	return !ok;
 }
 
@@ -183,7 +183,7 @@ static int cmd_migrate(long ms)
 					 "PMCCNTR_EL0_perf") == 0;
 	printf("cpus_visited=%d/%d moves=%ld reads=%ld backwards=%ld "
 	       "stalls=%ld mrs_traps=%u name=%s\n", visited, m.ncpus, m.moves,
-	       reads, backwards, stalls, cycle_impl_perf_self.trapped,
+	       reads, backwards, stalls, cycle_impl_self.perf_trapped,
 	       cycle_counter_name());
 	return !ok;
 }
@@ -218,7 +218,7 @@ static void *other_thread(void *arg)
 	while (now_seconds() - s0 < 0.01)
 		;
 	t[1] = getticks();
-	t[2] = (ticks)cycle_impl_perf_self.mine;
+	t[2] = (ticks)cycle_impl_self.perf_mine;
 	return NULL;
 }
 
@@ -245,8 +245,8 @@ static int cmd_cloexec(void)
 
 	if (!require_perf())
 		return 1;
-	flags = fcntl(cycle_impl_global.perf_fd, F_GETFD);
-	printf("fd=%d cloexec=%d\n", cycle_impl_global.perf_fd,
+	flags = fcntl(cycle_impl_state.perf_fd, F_GETFD);
+	printf("fd=%d cloexec=%d\n", cycle_impl_state.perf_fd,
 	       flags >= 0 && (flags & FD_CLOEXEC) != 0);
 	return !(flags >= 0 && (flags & FD_CLOEXEC));
 }
@@ -270,9 +270,9 @@ static int cmd_fork(void)
 			;
 		t1 = getticks();
 		printf("child_alive=%d child_ticks=%.0f\n",
-		       *cycle_impl_global.perf_alive, elapsed(t1, t0));
+		       *cycle_impl_state.perf_alive, elapsed(t1, t0));
 		fflush(stdout);
-		_exit(*cycle_impl_global.perf_alive == 0 &&
+		_exit(*cycle_impl_state.perf_alive == 0 &&
 		      elapsed(t1, t0) > 1e5 ? 0 : 1);
 	}
 	if (child < 0 || waitpid(child, &status, 0) != child)

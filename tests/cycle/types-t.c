@@ -1,0 +1,50 @@
+/* types-t: ticks and TIME_MIN are FFTW's, per architecture.
+ * SPDX-License-Identifier: MIT
+ *
+ * FFTW 3.3.10's cycle.h: ticks is unsigned long long on x86-64, i386,
+ * PowerPC and s390, uint64_t in its ARM blocks; TIME_MIN is 5000 in its x86
+ * blocks.  A different type changes C++ mangling and printf formats.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cycle.h"
+#include "tap/basic.h"
+
+#if defined(__x86_64__) || defined(__i386__) || defined(__powerpc__) || \
+	defined(__ppc__) || defined(__s390__)
+__extension__ typedef unsigned long long fftw_ticks;
+#define FFTW_TICKS "unsigned long long"
+#else
+typedef uint64_t fftw_ticks;
+#define FFTW_TICKS "uint64_t"
+#endif
+
+int main(void)
+{
+#if !defined(HAVE_TICK_COUNTER)
+	tap_skip_all("no tick counter in this build");
+#else
+	double tmin = TIME_MIN, hz = cycle_ticks_per_second();
+	const char *name = cycle_counter_name();
+
+	tap_plan(2);
+	tap_ok(__builtin_types_compatible_p(ticks, fftw_ticks),
+	       "ticks is FFTW's " FFTW_TICKS);
+#if defined(__x86_64__) || defined(__i386__)
+	if (name[0] == 'r') { /* rdtsc */
+		tap_ok(tmin == 5000.0, "TIME_MIN is FFTW's 5000 for rdtsc (%g)",
+		       tmin);
+		return tap_done();
+	}
+#endif
+	if (hz > 0 && strcmp(name, "PMCCNTR_EL0") && strcmp(name, "PMCCNTR") &&
+	    strcmp(name, "rdcycle") && strcmp(name, "PMCCNTR_EL0_perf"))
+		tap_ok(tmin >= 100.0 && tmin >= hz * 2e-6 * 0.999,
+		       "TIME_MIN is 2 us of %s ticks at %.4g Hz (%g), >= 100",
+		       name, hz, tmin);
+	else
+		tap_ok(tmin >= 100.0, "TIME_MIN for %s is %g", name, tmin);
+	return tap_done();
+#endif
+}

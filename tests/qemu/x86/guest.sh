@@ -1,0 +1,27 @@
+# guest.sh: the x86-64 VM's script: cycle.h with rdtsc really turned off.
+# SPDX-License-Identifier: MIT
+#
+# Run by /init in /opt, where check-x86-tsc put the static test programs.
+# Each prints its TAP; the line "@@x86 NAME STATUS@@" after it tells the
+# host how it ended.
+report() { echo "@@x86 $1 $2@@"; }
+
+# rdtsc turned off after the choice: the guard switches to clock_gettime.
+./revoke-t; report revoke-t $?
+# Turned off before the first call (inherited across exec): the choice
+# skips it, also in a thread that blocks every signal, also when the
+# clock is asked for directly (the vDSO's clock reads the TSC).
+./notsc ./blocked-t; report blocked-t $?
+CYCLE_COUNTER=clock_gettime CYCLE_TEST_EXPECT=clock_gettime ./notsc ./getticks-t
+report getticks-t-clock $?
+CYCLE_TEST_EXPECT=clock_gettime ./notsc ./getticks-t; report getticks-t $?
+# The guard keeps the program's handlers, with rdtsc trapping for real.
+./notsc ./chain-t; report chain-t $?
+# cycle-probe with PR_TSC_SIGSEGV inherited: rdtsc traps, it says so.
+./notsc ./cycle-probe --json >/tmp/probe.json
+rc=$?
+cat /tmp/probe.json
+grep -q '"selected": "clock_gettime"' /tmp/probe.json &&
+	grep -q '"name": "rdtsc", "status": "traps"' /tmp/probe.json
+report cycle-probe-notsc "$?"
+echo "# cycle-probe exit $rc"
