@@ -1,5 +1,5 @@
 #!/bin/sh
-# version-t: configure.ac's version is repeated unchanged in dkms.conf, debian/changelog and cycle-probe.c.
+# version-t: configure.ac's version is repeated unchanged in dkms.conf, debian/changelog and the module.
 # SPDX-License-Identifier: MIT
 #
 # AC_INIT in configure.ac is the one source of the version.  DKMS reads
@@ -33,8 +33,12 @@ same "enable_module/dkms.conf's PACKAGE_VERSION" \
 # The newest entry's upstream version: the part before the Debian revision.
 same "debian/changelog's newest entry" \
 	"$(sed -n '1s/^safecycle (\(.*\)-[^-]*).*/\1/p' "$src/debian/changelog")"
-same "cycle-probe.c's version without config.h" \
-	"$(sed -n 's/^#define PACKAGE_VERSION "\(.*\)"$/\1/p' "$src/cycle/cycle-probe.c")"
+# The module's MODULE_VERSION comes from dkms.conf through Kbuild's ccflags-y.
+grep -q 'CYCLE_ENABLE_VERSION=.*cycle_enable_version' "$src/enable_module/Kbuild" &&
+	grep -q 'cycle_enable_version :=.*dkms.conf' "$src/enable_module/Kbuild"
+st=$?
+echo "enable_module/Kbuild no longer passes dkms.conf's version as CYCLE_ENABLE_VERSION" >"$TAP_DIAG"
+ok $st "the module's MODULE_VERSION is dkms.conf's"
 # The build's own idea (config.h), when there is one.
 if [ -n "${top_builddir:-}" ] && [ -f "$top_builddir/config.h" ]; then
 	same "the configured build (config.h)" \
