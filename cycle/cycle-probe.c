@@ -29,7 +29,7 @@
 #include <string.h>
 
 #ifndef PACKAGE_VERSION
-#define PACKAGE_VERSION "0.1.0"
+#define PACKAGE_VERSION "0.2.0"
 #endif
 
 static const char usage_text[] =
