@@ -201,7 +201,10 @@
  *     that swaps the action during the choice (OpenSSL-style feature
  *     probes) can have a probe's trap delivered to its handler; only probes
  *     of a counter that may trap do that: a granted PMU counter (the access
- *     register is asked first), ARMv7's CNTVCT, rdtsc under PR_SET_TSC.
+ *     register is asked first), ARMv7's CNTVCT, rdtsc under PR_SET_TSC.  It
+ *     can also put back a guard the choice had removed: that stray guard
+ *     passes everything on to the program's action, and is removed when
+ *     its file is unloaded.
  *   - A guard that another handler chained to and that is then unloaded
  *     leaves that handler's saved action pointing into unmapped code: two
  *     plugins that each made their own choice (RTLD_LOCAL, hidden
@@ -216,9 +219,19 @@
  *   - dlclose of the object whose guard is installed while another thread
  *     reads a revocable counter, at the moment of a revocation, can lose
  *     that one read.
- *   - A call that interrupts the chooser's own choice cannot happen (its
- *     signals are blocked); synchronous faults in the chooser are not
- *     blocked and behave as without this header.
+ *   - A call that interrupts the chooser's own choice cannot happen: its
+ *     signals are blocked, all but the trap signal.  So a fault in the
+ *     chooser, or a seccomp filter's SIGSYS for one of its system calls
+ *     (getpid, sigprocmask, sigpending, sigaction, nanosleep,
+ *     clock_gettime; open, read, close, perf_event_open, mmap and munmap
+ *     for the perf tier), is
+ *     forced to the default action by the kernel instead of reaching the
+ *     program's handler.  A program whose seccomp filter traps those calls
+ *     makes its first getticks() before installing the filter.
+ *   - A trap signal already pending in the thread at the first call (sent
+ *     and blocked) is not the guard's to take: on ports whose counters can
+ *     trap, no hardware counter is probed then, and that process uses
+ *     clock_gettime.
  *
  * Requirements of the engine: Linux, GCC or Clang, and POSIX declarations
  * (any mode that declares sigaction, e.g. -std=c89 -D_POSIX_C_SOURCE=199309L;
@@ -777,12 +790,19 @@ CYCLE_IMPL_INLINE uint32_t cycle_impl_insn(const struct cycle_impl_regs *r)
 
 	if (r->cpsr & 0x20) { /* Thumb: two halfwords, the first one high */
 		const uint16_t *hw = (const uint16_t *)(uintptr_t)r->r[15];
-		uint16_t h1 = hw[0], h2 = hw[1];
+		uint16_t h1 = hw[0], h2 = 0;
 
 #if defined(__ARMEB__)
 		h1 = __builtin_bswap16(h1); /* instructions are little-endian */
-		h2 = __builtin_bswap16(h2);
 #endif
+		/* The second halfword only for a 32-bit encoding: a 16-bit
+		 * UDF may end the last mapped page. */
+		if ((h1 >> 11) >= 0x1d) {
+			h2 = hw[1];
+#if defined(__ARMEB__)
+			h2 = __builtin_bswap16(h2);
+#endif
+		}
 		insn = (uint32_t)h1 << 16 | h2;
 	} else {
 		insn = *(const uint32_t *)(uintptr_t)r->r[15];
@@ -1227,6 +1247,9 @@ CYCLE_IMPL_INLINE void cycle_impl_on_trap(int sig, siginfo_t *info,
 					  void *context);
 /* One per file that includes this header: tells its guard from others'. */
 static char cycle_impl_file_marker __attribute__((unused));
+/* This file's guard once it installed it (stays set): the destructor looks
+ * for a stray copy of it without naming the guard's code itself. */
+static cycle_impl_handler cycle_impl_file_guard __attribute__((unused));
 
 /* Installs this object's guard unless one is installed; 1 when one is. */
 CYCLE_IMPL_INLINE int cycle_impl_install(void)
@@ -1248,6 +1271,12 @@ CYCLE_IMPL_INLINE int cycle_impl_install(void)
 	sa.sa_flags |= SA_ONSTACK; /* use its alternate stack, if any */
 #endif
 	sigfillset(&sa.sa_mask); /* cycle_impl_chain() sets the program's */
+	/* Saved before ours is set: a child forked in between finds the
+	 * program's action there, not a stale one. */
+	if (sigaction(CYCLE_IMPL_TRAP_SIGNAL, NULL, &prev) != 0)
+		return 0;
+	if (!cycle_impl_is_handler(&prev, cycle_impl_on_trap))
+		g->previous = prev;
 	if (sigaction(CYCLE_IMPL_TRAP_SIGNAL, &sa, &prev) != 0)
 		return 0;
 	/* Already ours (a child of fork() during an install): keep the
@@ -1256,6 +1285,7 @@ CYCLE_IMPL_INLINE int cycle_impl_install(void)
 		g->previous = prev;
 	g->installed = cycle_impl_on_trap;
 	g->installer = &cycle_impl_file_marker;
+	cycle_impl_file_guard = cycle_impl_on_trap;
 	return 1;
 }
 
@@ -2025,15 +2055,31 @@ __attribute__((destructor, unused)) CYCLE_IMPL_INLINE void
 cycle_impl_unload(void)
 {
 	struct cycle_impl_v2_state *g = &cycle_impl_state;
+	struct sigaction now;
 	int mode;
 
-	if (CYCLE_IMPL_TRAP_SIGNAL == 0 || !g->installed ||
-	    g->installer != &cycle_impl_file_marker)
+	if (CYCLE_IMPL_TRAP_SIGNAL == 0)
 		return;
-	/* Put back only if it was ours to take away: a handler the program
-	 * installed on top of it since stays. */
-	if (!cycle_impl_remove())
+	if (g->installed && g->installer == &cycle_impl_file_marker) {
+		/* Put back only if it was ours to take away: a handler the
+		 * program installed on top of it since stays. */
+		if (!cycle_impl_remove())
+			return;
+	} else if (cycle_impl_file_guard &&
+		   sigaction(CYCLE_IMPL_TRAP_SIGNAL, NULL, &now) == 0 &&
+		   cycle_impl_is_handler(&now, cycle_impl_file_guard)) {
+		/* A stray: this file's guard, removed and then put back by a
+		 * thread that had saved it meanwhile (an OpenSSL-style probe
+		 * restoring its saved action).  It must not outlive the
+		 * file's code; a guard another file thinks it has is gone
+		 * with it, and is put back by the next getticks(). */
+		sigaction(CYCLE_IMPL_TRAP_SIGNAL, &g->previous, NULL);
+		if (!g->installed)
+			return;
+		g->installed = NULL;
+	} else {
 		return;
+	}
 	mode = CYCLE_IMPL_LOAD(&g->mode, CYCLE_IMPL_ACQUIRE);
 	g->resume = mode;
 	if (mode >= CYCLE_IMPL_READY)

@@ -46,7 +46,7 @@ sed -e 's/cycle_impl_v2_/cycle_impl_v3_/g' \
 	-e 's|^\tint mode;     /\* see CYCLE_IMPL_READY \*/|\tint future;\n&|' \
 	"$src/cycle/cycle.h" >"$tmp/cycle-v3.h"
 
-echo "1..9"
+echo "1..10"
 if ! grep -q 'int future;' "$tmp/cycle-v3.h"; then
 	echo "Bail out! could not derive the future header from cycle.h"
 	exit 1
@@ -82,4 +82,6 @@ run "a dlclosed plugin that installed the guard gives the program its action bac
 	"$tmp/host" dlclose "$tmp/plugin.so"
 run "... and in a program sharing the state, the next call puts the program's guard back" \
 	"$tmp/host-cycle" reguard "$tmp/plugin.so"
+run "a guard removed and then put back by another thread's saved action is removed at dlclose" \
+	"$tmp/host" stray "$tmp/plugin.so"
 tap_status

@@ -32,6 +32,35 @@ static void fault_unhandled_guarded(void)
 	genuine_fault();
 }
 
+#if defined(__arm__)
+#include <sys/mman.h>
+
+/* A 16-bit Thumb UDF in the last halfword of a mapped page, an unmapped
+ * page after it: the guard must not read past the instruction. */
+static int udf_at_page_end(void)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	unsigned char *code = mmap(NULL, 2 * (size_t)page,
+				   PROT_READ | PROT_WRITE,
+				   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uint16_t udf = 0xde00; /* udf #0, Thumb, little-endian halfword */
+	void (*thumb)(void);
+
+	if (code == MAP_FAILED)
+		return 0;
+	memcpy(code + page - 2, &udf, sizeof(udf));
+	__builtin___clear_cache((char *)code, (char *)code + page);
+	if (mprotect(code, (size_t)page, PROT_READ | PROT_EXEC) != 0 ||
+	    mprotect(code + page, (size_t)page, PROT_NONE) != 0)
+		return 0;
+	thumb = (void (*)(void))(uintptr_t)(code + page - 2 + 1);
+	if (sigsetjmp(escape, 1) == 0)
+		thumb();
+	munmap(code, 2 * (size_t)page);
+	return 1;
+}
+#endif
+
 static void raise_guarded(void)
 {
 	pretend_granted(0);
@@ -46,7 +75,7 @@ int main(void)
 #if !defined(CYCLE_IMPL_ENGINE) || CYCLE_IMPL_TRAP_SIGNAL == 0
 	tap_skip_all("no counter here can trap");
 #endif
-	tap_plan(8);
+	tap_plan(9);
 
 	status = in_child(fault_unhandled);
 	tap_ok(status == 1000 + sig,
@@ -85,5 +114,12 @@ int main(void)
 	if (sigsetjmp(escape, 1) == 0)
 		genuine_fault();
 	tap_ok(caught == 2, "a genuine fault still reaches it through the guard");
+#if defined(__arm__)
+	tap_ok(udf_at_page_end() && caught == 3,
+	       "a 16-bit Thumb UDF that ends a page reaches it too (%d)",
+	       (int)caught);
+#else
+	tap_skip("the Thumb page-end case is ARMv7's");
+#endif
 	return tap_done();
 }

@@ -8,6 +8,9 @@
  *        program's own handler is the action again, and reached
  *   host reguard PLUGIN   the same in a program that has cycle.h itself and
  *        shares the state (-rdynamic): its next call puts its own guard back
+ *   host stray PLUGIN   the program saves the plugin's guard, the plugin
+ *        removes it, the program restores what it saved (an OpenSSL-style
+ *        probe around the choice): dlclose still gives the action back
  * Exit status 0 on success; what went wrong on stderr.
  */
 #include <dlfcn.h>
@@ -119,6 +122,13 @@ static int unload(char **argv, int reguard)
 		fputs("host: the plugin's guard was not installed\n", stderr);
 		return 1;
 	}
+	if (reguard == 2) {
+		struct sigaction saved;
+
+		sigaction(SIG, NULL, &saved);
+		((void (*)(void))need(lib, "plugin_drop_guard"))();
+		sigaction(SIG, &saved, NULL);
+	}
 	dlclose(lib);
 	sigaction(SIG, NULL, &now);
 	if ((now.sa_flags & SA_SIGINFO) || now.sa_handler != own_handler) {
@@ -127,7 +137,7 @@ static int unload(char **argv, int reguard)
 		return 1;
 	}
 #ifdef HOST_HAS_CYCLE_H
-	if (reguard) {
+	if (reguard == 1) {
 		(void)getticks();
 		if (!guard_installed()) {
 			fputs("host: the program's guard was not put back\n",
@@ -157,6 +167,8 @@ int main(int argc, char **argv)
 		return unload(argv, 0);
 	if (argc == 3 && strcmp(argv[1], "reguard") == 0)
 		return unload(argv, 1);
+	if (argc == 3 && strcmp(argv[1], "stray") == 0)
+		return unload(argv, 2);
 	fputs("usage: host mixed LIB1 NAME1 LIB2 NAME2 | dlclose PLUGIN | "
 	      "reguard PLUGIN\n", stderr);
 	return 2;
