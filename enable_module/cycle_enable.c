@@ -222,7 +222,7 @@ static void ce_arch_write_cntkctl(u64 val)
 
 #define CE_PERFMON_SHIFT	24
 #define CE_GENTIMER_SHIFT	16
-#define CE_MIDR_ARCH_CPUID	0xf	/* MIDR[19:16]: ARMv7 and later */
+#define CE_MIDR_ARCH_CPUID	0xf	/* MIDR[19:16]: the CPUID scheme is used */
 
 /*
  * ARM's ARMv7 cores that report PerfMon 0 and have the CP15 PMU all the same.
@@ -256,8 +256,14 @@ static bool ce_known_v7_core(void)
  */
 static void ce_arch_probe(struct ce_cpu *c)
 {
-	u32 ver = (read_cpuid_ext(CPUID_EXT_DFR0) >> CE_PERFMON_SHIFT) & 0xf;
+	u32 ver;
 
+	/* Without the CPUID scheme (before ARMv6) there is no ID_DFR0. */
+	if (((read_cpuid_id() >> 16) & 0xf) != CE_MIDR_ARCH_CPUID) {
+		c->refusal = CE_NO_PMU;
+		return;
+	}
+	ver = (read_cpuid_ext(CPUID_EXT_DFR0) >> CE_PERFMON_SHIFT) & 0xf;
 	c->has_timer = (read_cpuid_ext(CPUID_EXT_PFR1) >> CE_GENTIMER_SHIFT) &
 		       0xf;
 	c->pmuv3 = ver >= 3 && ver != 0xf;
@@ -456,10 +462,11 @@ static void ce_grant_this_cpu(void)
 }
 
 /*
- * Put back what is still ours on this CPU.  The access bits we added go
- * unless someone rewrote PMUSERENR since; PMCR.E, the cycle counter enable
- * and the filter go back only where nothing changed them since our last
- * grant and perf has no counter running here.
+ * Put back what is still ours on this CPU, each register judged by itself
+ * (perf clearing PMUSERENR leaves the others ours).  The access bits we
+ * added go unless someone rewrote PMUSERENR since; PMCR.E, the cycle
+ * counter enable and the filter go back only where nothing changed them
+ * since our last grant and perf has no counter running here.
  */
 static void ce_restore_this_cpu(void)
 {
@@ -468,21 +475,19 @@ static void ce_restore_this_cpu(void)
 
 	cpumask_clear_cpu(smp_processor_id(), &ce_granted_mask);
 	if (c->holding) {
-		ce_arch_read_pmu(&now);
-		if (now.userenr == c->left.userenr) {
-			bool perf_any = now.intenset != 0;
-			bool perf_c = now.intenset & CE_CNTEN_CYCLE;
+		bool perf_any, perf_c;
 
-			if (c->own_filter && !perf_c &&
-			    now.ccfiltr == c->left.ccfiltr)
-				ce_arch_write_filter(c->filter_before);
-			if (c->own_c && !perf_c &&
-			    now.cntenset == c->left.cntenset)
-				ce_arch_cycle_counter_off();
-			if (c->own_e && !perf_any && now.pmcr == c->left.pmcr)
-				ce_arch_write_pmcr(now.pmcr & ~CE_PMCR_E);
+		ce_arch_read_pmu(&now);
+		perf_any = now.intenset != 0;
+		perf_c = now.intenset & CE_CNTEN_CYCLE;
+		if (c->own_filter && !perf_c && now.ccfiltr == c->left.ccfiltr)
+			ce_arch_write_filter(c->filter_before);
+		if (c->own_c && !perf_c && now.cntenset == c->left.cntenset)
+			ce_arch_cycle_counter_off();
+		if (c->own_e && !perf_any && now.pmcr == c->left.pmcr)
+			ce_arch_write_pmcr(now.pmcr & ~CE_PMCR_E);
+		if (now.userenr == c->left.userenr)
 			ce_arch_write_userenr(now.userenr & ~c->userenr_added);
-		}
 		c->holding = false;
 		c->own_e = false;
 		c->own_c = false;
@@ -734,6 +739,11 @@ static int __init cycle_enable_init(void)
 {
 	int ret;
 
+	/* Asked to leave the kernel out, where the counter cannot. */
+	if (!count_el1 && !ce_arch_has_filter()) {
+		pr_err("count_el1=0: the ARMv7 cycle counter cannot leave the kernel out (arm64 only)\n");
+		return -EINVAL;
+	}
 	if (assume_pmu) {
 		pr_warn("assume_pmu=1: touching PMUs the ID registers deny, for emulator tests only (tainting the kernel)\n");
 		add_taint(TAINT_USER, LOCKDEP_STILL_OK);
@@ -763,6 +773,7 @@ static int __init cycle_enable_init(void)
 	return 0;
 
 err_kobj:
+	kobject_del(ce_kobj);
 	kobject_put(ce_kobj);
 err_hp:
 	cpuhp_remove_state(ce_hp_state);
@@ -774,6 +785,8 @@ err_pm:
 /* Stop every path that grants before restoring: sysfs, then hotplug. */
 static void __exit cycle_enable_exit(void)
 {
+	/* Gone from sysfs now, even if the last reference drops later. */
+	kobject_del(ce_kobj);
 	kobject_put(ce_kobj);
 	cpuhp_remove_state(ce_hp_state);
 	cpu_pm_unregister_notifier(&ce_cpu_pm_nb);
