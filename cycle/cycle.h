@@ -203,8 +203,14 @@
  *     of a counter that may trap do that: a granted PMU counter (the access
  *     register is asked first), ARMv7's CNTVCT, rdtsc under PR_SET_TSC.  It
  *     can also put back a guard the choice had removed: that stray guard
- *     passes everything on to the program's action, and is removed when
- *     its file is unloaded.
+ *     passes everything on to the program's action, a guard installed
+ *     later replaces it without chaining to it, and it is removed when its
+ *     file is unloaded.
+ *   - Copies that keep apart chain to each other's guards in the order they
+ *     were installed.  A fork() that cuts one copy's install, followed in
+ *     the child by another copy's first call and then the first copy's,
+ *     can make the two chain to each other: a genuine fault then recurses
+ *     until the stack overflows.  Copies that share one state do not.
  *   - A guard that another handler chained to and that is then unloaded
  *     leaves that handler's saved action pointing into unmapped code: two
  *     plugins that each made their own choice (RTLD_LOCAL, hidden
@@ -681,7 +687,9 @@ struct cycle_impl_v2_state {
 	double hz[CYCLE_IMPL_NCOUNTERS];
 	struct cycle_impl_conversion conv[CYCLE_IMPL_NCOUNTERS];
 	cycle_impl_handler installed; /* the guard installed now, or NULL */
-	const void *installer;        /* the marker of the file it is in */
+	cycle_impl_handler installer; /* the last guard set, kept after its
+				       * removal: a copy of it put back is
+				       * known for a guard, not saved */
 	struct sigaction previous;    /* the action it replaced: chained to */
 	int perf_state;  /* CYCLE_IMPL_PERF_* : the perf tier's event */
 	int perf_errno;  /* why perf_event_open or mmap failed */
@@ -1189,7 +1197,21 @@ CYCLE_IMPL_INLINE int cycle_impl_next(int index, int skip_pmu)
 CYCLE_IMPL_INLINE int cycle_impl_is_handler(const struct sigaction *sa,
 					    cycle_impl_handler h)
 {
-	return (sa->sa_flags & SA_SIGINFO) && sa->sa_sigaction == h;
+	return h && (sa->sa_flags & SA_SIGINFO) && sa->sa_sigaction == h;
+}
+
+CYCLE_IMPL_INLINE void cycle_impl_on_trap(int sig, siginfo_t *info,
+					  void *context);
+/* Whether an action is a guard of this state (this file's, the one
+ * installed, or the last one set): never the program's action to chain
+ * to, or two guards would pass a fault to each other for ever. */
+CYCLE_IMPL_INLINE int cycle_impl_is_guard(const struct sigaction *sa)
+{
+	struct cycle_impl_v2_state *g = &cycle_impl_state;
+
+	return cycle_impl_is_handler(sa, cycle_impl_on_trap) ||
+	       cycle_impl_is_handler(sa, g->installed) ||
+	       cycle_impl_is_handler(sa, g->installer);
 }
 
 /* What the kernel would have done with the program's own action. */
@@ -1206,6 +1228,8 @@ CYCLE_IMPL_INLINE void cycle_impl_chain(int sig, siginfo_t *info,
 
 	if (siginfo)
 		plain = (void (*)(int))(void (*)(void))prev.sa_sigaction;
+	if (cycle_impl_is_guard(&prev))
+		plain = SIG_DFL; /* no program action is left to reach */
 	if (plain == SIG_IGN && sent)
 		return; /* an ignored signal that was sent: discarded */
 	if (plain == SIG_DFL || plain == SIG_IGN) {
@@ -1243,19 +1267,16 @@ CYCLE_IMPL_INLINE void cycle_impl_chain(int sig, siginfo_t *info,
 	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
-CYCLE_IMPL_INLINE void cycle_impl_on_trap(int sig, siginfo_t *info,
-					  void *context);
-/* One per file that includes this header: tells its guard from others'. */
-static char cycle_impl_file_marker __attribute__((unused));
-/* This file's guard once it installed it (stays set): the destructor looks
- * for a stray copy of it without naming the guard's code itself. */
+/* This file's guard once it installed it (stays set): the destructor knows
+ * its own guard, or a stray copy of it, without naming the guard's code
+ * itself (that would pull it into files that never read a counter). */
 static cycle_impl_handler cycle_impl_file_guard __attribute__((unused));
 
 /* Installs this object's guard unless one is installed; 1 when one is. */
 CYCLE_IMPL_INLINE int cycle_impl_install(void)
 {
 	struct cycle_impl_v2_state *g = &cycle_impl_state;
-	struct sigaction sa, prev;
+	struct sigaction sa, prev, seen;
 
 	if (CYCLE_IMPL_TRAP_SIGNAL == 0)
 		return 0;
@@ -1271,21 +1292,23 @@ CYCLE_IMPL_INLINE int cycle_impl_install(void)
 	sa.sa_flags |= SA_ONSTACK; /* use its alternate stack, if any */
 #endif
 	sigfillset(&sa.sa_mask); /* cycle_impl_chain() sets the program's */
-	/* Saved before ours is set: a child forked in between finds the
-	 * program's action there, not a stale one. */
-	if (sigaction(CYCLE_IMPL_TRAP_SIGNAL, NULL, &prev) != 0)
+	/* Saved, and this guard named, before it is set: a child forked in
+	 * between finds the program's action saved and knows the guard that
+	 * may be set.  A guard of this state found there (a fork cut its
+	 * install, or another thread put a removed one back) is not saved:
+	 * the program's action saved with it stays. */
+	if (sigaction(CYCLE_IMPL_TRAP_SIGNAL, NULL, &seen) != 0)
 		return 0;
-	if (!cycle_impl_is_handler(&prev, cycle_impl_on_trap))
-		g->previous = prev;
+	if (!cycle_impl_is_guard(&seen))
+		g->previous = seen;
+	g->installer = cycle_impl_on_trap;
+	cycle_impl_file_guard = cycle_impl_on_trap;
 	if (sigaction(CYCLE_IMPL_TRAP_SIGNAL, &sa, &prev) != 0)
 		return 0;
-	/* Already ours (a child of fork() during an install): keep the
-	 * program's action saved then. */
-	if (!cycle_impl_is_handler(&prev, cycle_impl_on_trap))
+	/* Changed in between by another thread: that one is replaced. */
+	if (prev.sa_handler != seen.sa_handler && !cycle_impl_is_guard(&prev))
 		g->previous = prev;
 	g->installed = cycle_impl_on_trap;
-	g->installer = &cycle_impl_file_marker;
-	cycle_impl_file_guard = cycle_impl_on_trap;
 	return 1;
 }
 
@@ -2048,9 +2071,8 @@ CYCLE_IMPL_NOINLINE ticks cycle_impl_slow(int configured)
 /* An object that leaves (dlclose) must not leave its guard behind: the
  * signal action would point into unmapped code.  The next getticks() of an
  * object that stays puts its own guard back (REGUARD).  Every file has this
- * destructor; it knows its own guard by the file's marker, recorded at the
- * install, so that it does not pull the guard's code into files that never
- * read a counter. */
+ * destructor; it knows its own guard by cycle_impl_file_guard, recorded
+ * at the install. */
 __attribute__((destructor, unused)) CYCLE_IMPL_INLINE void
 cycle_impl_unload(void)
 {
@@ -2058,15 +2080,17 @@ cycle_impl_unload(void)
 	struct sigaction now;
 	int mode;
 
-	if (CYCLE_IMPL_TRAP_SIGNAL == 0)
+	if (CYCLE_IMPL_TRAP_SIGNAL == 0 || !cycle_impl_file_guard)
 		return;
-	if (g->installed && g->installer == &cycle_impl_file_marker) {
+	/* Its address may be another function's after the unload. */
+	if (g->installer == cycle_impl_file_guard)
+		g->installer = NULL;
+	if (g->installed && g->installed == cycle_impl_file_guard) {
 		/* Put back only if it was ours to take away: a handler the
 		 * program installed on top of it since stays. */
 		if (!cycle_impl_remove())
 			return;
-	} else if (cycle_impl_file_guard &&
-		   sigaction(CYCLE_IMPL_TRAP_SIGNAL, NULL, &now) == 0 &&
+	} else if (sigaction(CYCLE_IMPL_TRAP_SIGNAL, NULL, &now) == 0 &&
 		   cycle_impl_is_handler(&now, cycle_impl_file_guard)) {
 		/* A stray: this file's guard, removed and then put back by a
 		 * thread that had saved it meanwhile (an OpenSSL-style probe

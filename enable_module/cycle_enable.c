@@ -741,7 +741,7 @@ static int __init cycle_enable_init(void)
 
 	/* Asked to leave the kernel out, where the counter cannot. */
 	if (!count_el1 && !ce_arch_has_filter()) {
-		pr_err("count_el1=0: the ARMv7 cycle counter cannot leave the kernel out (arm64 only)\n");
+		pr_err("count_el1=0: not supported on 32-bit ARM (this module sets no ARMv7 cycle filter)\n");
 		return -EINVAL;
 	}
 	if (assume_pmu) {

@@ -46,7 +46,7 @@ sed -e 's/cycle_impl_v2_/cycle_impl_v3_/g' \
 	-e 's|^\tint mode;     /\* see CYCLE_IMPL_READY \*/|\tint future;\n&|' \
 	"$src/cycle/cycle.h" >"$tmp/cycle-v3.h"
 
-echo "1..10"
+echo "1..11"
 if ! grep -q 'int future;' "$tmp/cycle-v3.h"; then
 	echo "Bail out! could not derive the future header from cycle.h"
 	exit 1
@@ -84,4 +84,6 @@ run "... and in a program sharing the state, the next call puts the program's gu
 	"$tmp/host-cycle" reguard "$tmp/plugin.so"
 run "a guard removed and then put back by another thread's saved action is removed at dlclose" \
 	"$tmp/host" stray "$tmp/plugin.so"
+run "... and a guard installed over that stray does not chain to it" \
+	"$tmp/host-cycle" reinstall "$tmp/plugin.so"
 tap_status

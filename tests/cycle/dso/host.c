@@ -11,6 +11,9 @@
  *   host stray PLUGIN   the program saves the plugin's guard, the plugin
  *        removes it, the program restores what it saved (an OpenSSL-style
  *        probe around the choice): dlclose still gives the action back
+ *   host-cycle reinstall PLUGIN   the same stray, then the program's own
+ *        copy installs its guard over it: a genuine fault must still reach
+ *        the program's handler (the two guards must not chain to each other)
  * Exit status 0 on success; what went wrong on stderr.
  */
 #include <dlfcn.h>
@@ -122,15 +125,37 @@ static int unload(char **argv, int reguard)
 		fputs("host: the plugin's guard was not installed\n", stderr);
 		return 1;
 	}
-	if (reguard == 2) {
+	if (reguard >= 2) {
 		struct sigaction saved;
 
 		sigaction(SIG, NULL, &saved);
 		((void (*)(void))need(lib, "plugin_drop_guard"))();
 		sigaction(SIG, &saved, NULL);
 	}
+#ifdef HOST_HAS_CYCLE_H
+	if (reguard == 3) {
+		cycle_impl_install();
+		if (sigsetjmp(escape, 1) == 0)
+			fault();
+		if (caught != 1) {
+			fputs("host: a genuine fault missed the program's handler"
+			      " behind the two guards\n", stderr);
+			return 1;
+		}
+		caught = 0;
+	}
+#endif
 	dlclose(lib);
 	sigaction(SIG, NULL, &now);
+#ifdef HOST_HAS_CYCLE_H
+	if (reguard == 3 && !guard_installed()) {
+		fputs("host: after dlclose the program's guard is gone\n",
+		      stderr);
+		return 1;
+	} else if (reguard == 3) {
+		/* The program's guard stays, chaining to its handler. */
+	} else
+#endif
 	if ((now.sa_flags & SA_SIGINFO) || now.sa_handler != own_handler) {
 		fputs("host: after dlclose the action is not the program's\n",
 		      stderr);
@@ -169,6 +194,8 @@ int main(int argc, char **argv)
 		return unload(argv, 1);
 	if (argc == 3 && strcmp(argv[1], "stray") == 0)
 		return unload(argv, 2);
+	if (argc == 3 && strcmp(argv[1], "reinstall") == 0)
+		return unload(argv, 3);
 	fputs("usage: host mixed LIB1 NAME1 LIB2 NAME2 | dlclose PLUGIN | "
 	      "reguard PLUGIN\n", stderr);
 	return 2;
