@@ -1313,21 +1313,23 @@ CYCLE_IMPL_INLINE int cycle_impl_install(void)
 }
 
 /* Gives the program its action back, if ours is still the one set;
- * returns 1 when it did. */
+ * returns 1 when it did.  The guard is forgotten before the action goes
+ * back: a child forked in between finds a guard of this state set and
+ * none recorded, which its install recognises; the other order would
+ * leave the child sure of a guard that is gone, and its probes would
+ * trap to the program's action. */
 CYCLE_IMPL_INLINE int cycle_impl_remove(void)
 {
 	struct cycle_impl_v2_state *g = &cycle_impl_state;
+	cycle_impl_handler mine = g->installed;
 	struct sigaction now;
-	int restored = 0;
 
-	if (!g->installed)
+	if (!mine)
 		return 0;
-	if (sigaction(CYCLE_IMPL_TRAP_SIGNAL, NULL, &now) == 0 &&
-	    cycle_impl_is_handler(&now, g->installed))
-		restored = sigaction(CYCLE_IMPL_TRAP_SIGNAL, &g->previous,
-				     NULL) == 0;
 	g->installed = NULL;
-	return restored;
+	return sigaction(CYCLE_IMPL_TRAP_SIGNAL, NULL, &now) == 0 &&
+	       cycle_impl_is_handler(&now, mine) &&
+	       sigaction(CYCLE_IMPL_TRAP_SIGNAL, &g->previous, NULL) == 0;
 }
 
 #if defined(CYCLE_IMPL_PERF_INDEX)
