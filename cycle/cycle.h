@@ -210,7 +210,10 @@
  *     were installed.  A fork() that cuts one copy's install, followed in
  *     the child by another copy's first call and then the first copy's,
  *     can make the two chain to each other: a genuine fault then recurses
- *     until the stack overflows.  Copies that share one state do not.
+ *     until the stack overflows.  Copies that share one state do not; a
+ *     child whose program replaced the action it inherited from a cut
+ *     choice before its first call (a crash reporter wrapping it) makes
+ *     its choice among counters that cannot trap (clock_gettime).
  *   - A guard that another handler chained to and that is then unloaded
  *     leaves that handler's saved action pointing into unmapped code: two
  *     plugins that each made their own choice (RTLD_LOCAL, hidden
@@ -223,8 +226,9 @@
  *   - While installed, the guard also completes a trapping read of the same
  *     PMU instruction in the program's own code (x86: only "ds rdtsc").
  *   - dlclose of the object whose guard is installed while another thread
- *     reads a revocable counter, at the moment of a revocation, can lose
- *     that one read.
+ *     reads a revocable counter, at the moment of a revocation: that one
+ *     read's trap goes to the program's action (with none, the process
+ *     dies).
  *   - A call that interrupts the chooser's own choice cannot happen: its
  *     signals are blocked, all but the trap signal.  So a fault in the
  *     chooser, or a seccomp filter's SIGSYS for one of its system calls
@@ -1306,7 +1310,8 @@ CYCLE_IMPL_INLINE int cycle_impl_install(void)
 	if (sigaction(CYCLE_IMPL_TRAP_SIGNAL, &sa, &prev) != 0)
 		return 0;
 	/* Changed in between by another thread: that one is replaced. */
-	if (prev.sa_handler != seen.sa_handler && !cycle_impl_is_guard(&prev))
+	if ((prev.sa_handler != seen.sa_handler ||
+	     prev.sa_flags != seen.sa_flags) && !cycle_impl_is_guard(&prev))
 		g->previous = prev;
 	g->installed = cycle_impl_on_trap;
 	return 1;
@@ -1315,9 +1320,9 @@ CYCLE_IMPL_INLINE int cycle_impl_install(void)
 /* Gives the program its action back, if ours is still the one set;
  * returns 1 when it did.  The guard is forgotten before the action goes
  * back: a child forked in between finds a guard of this state set and
- * none recorded, which its install recognises; the other order would
- * leave the child sure of a guard that is gone, and its probes would
- * trap to the program's action. */
+ * none recorded (see cycle_impl_after_cut); the other order would leave
+ * the child sure of a guard that is gone, and its probes would trap to
+ * the program's action. */
 CYCLE_IMPL_INLINE int cycle_impl_remove(void)
 {
 	struct cycle_impl_v2_state *g = &cycle_impl_state;
@@ -1945,6 +1950,24 @@ CYCLE_IMPL_NOINLINE void cycle_impl_choose(int configured)
 	CYCLE_IMPL_STORE(&g->mode, mode, CYCLE_IMPL_RELEASE);
 }
 
+/* A choice taken over from a process that forked during it: a guard of
+ * this state may be set and unrecorded.  If something else is set instead
+ * (the child's program wrapped what it inherited, a crash reporter saving
+ * the action it replaces), a guard installed now would chain to that
+ * wrapper and the wrapper back to the guard: a fault would go round for
+ * ever.  Then this choice probes nothing that can trap. */
+CYCLE_IMPL_INLINE void cycle_impl_after_cut(void)
+{
+	struct cycle_impl_v2_state *g = &cycle_impl_state;
+	struct sigaction now;
+
+	if (CYCLE_IMPL_TRAP_SIGNAL == 0 || g->installed || !g->installer)
+		return;
+	if (sigaction(CYCLE_IMPL_TRAP_SIGNAL, NULL, &now) != 0 ||
+	    !cycle_impl_is_guard(&now))
+		cycle_impl_self.no_traps = 1;
+}
+
 /* Makes the choice, or puts the guard back (REGUARD), or waits for the
  * thread that does.  The lock is the pid of the chooser's process: a child
  * forked during the choice finds another pid there and takes over, instead
@@ -1995,6 +2018,8 @@ CYCLE_IMPL_NOINLINE void cycle_impl_settle(int configured)
 
 			/* A cancelled chooser would hold the lock for ever. */
 			pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel);
+			if (owner != 0)
+				cycle_impl_after_cut();
 			mode = CYCLE_IMPL_LOAD(&g->mode, CYCLE_IMPL_ACQUIRE);
 			if (mode == CYCLE_IMPL_REGUARD) {
 				mode = g->resume;
