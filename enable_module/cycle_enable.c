@@ -234,13 +234,11 @@ static const u16 ce_known_v7_parts[] = {
 	0xc09,	/* Cortex-A9 */
 };
 
-static bool ce_known_v7_core(void)
+static bool ce_known_v7_core(u32 midr)
 {
-	u32 midr = read_cpuid_id();
 	unsigned int i;
 
-	if (((midr >> 24) & 0xff) != ARM_CPU_IMP_ARM ||
-	    ((midr >> 16) & 0xf) != CE_MIDR_ARCH_CPUID)
+	if (((midr >> 24) & 0xff) != ARM_CPU_IMP_ARM)
 		return false;
 	for (i = 0; i < ARRAY_SIZE(ce_known_v7_parts); i++)
 		if (((midr >> 4) & 0xfff) == ce_known_v7_parts[i])
@@ -256,10 +254,10 @@ static bool ce_known_v7_core(void)
  */
 static void ce_arch_probe(struct ce_cpu *c)
 {
-	u32 ver;
+	u32 midr = read_cpuid_id(), ver;
 
 	/* Without the CPUID scheme (before ARMv6) there is no ID_DFR0. */
-	if (((read_cpuid_id() >> 16) & 0xf) != CE_MIDR_ARCH_CPUID) {
+	if (((midr >> 16) & 0xf) != CE_MIDR_ARCH_CPUID) {
 		c->refusal = CE_NO_PMU;
 		return;
 	}
@@ -269,7 +267,7 @@ static void ce_arch_probe(struct ce_cpu *c)
 	c->pmuv3 = ver >= 3 && ver != 0xf;
 	if (ver == 0xf) {
 		c->refusal = CE_NO_PMU;
-	} else if (ver == 0 && !ce_known_v7_core()) {
+	} else if (ver == 0 && !ce_known_v7_core(midr)) {
 		c->refusal = CE_UNKNOWN_CORE;
 	} else {
 		c->has_pmu = true;
