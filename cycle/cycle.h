@@ -234,9 +234,8 @@
  *     chooser, or a seccomp filter's SIGSYS for one of its system calls
  *     (getpid, sigprocmask, sigpending, sigaction, nanosleep,
  *     clock_gettime; open, read, close, perf_event_open, mmap and munmap
- *     for the perf tier), is
- *     forced to the default action by the kernel instead of reaching the
- *     program's handler.  A program whose seccomp filter traps those calls
+ *     for the perf tier), is forced to the default action by the kernel
+ *     instead of reaching the program's handler.  A program whose seccomp filter traps those calls
  *     makes its first getticks() before installing the filter.
  *   - A trap signal already pending in the thread at the first call (sent
  *     and blocked) is not the guard's to take: on ports whose counters can
@@ -2112,7 +2111,7 @@ cycle_impl_unload(void)
 	/* Its address may be another function's after the unload. */
 	if (g->installer == cycle_impl_file_guard)
 		g->installer = NULL;
-	if (g->installed && g->installed == cycle_impl_file_guard) {
+	if (g->installed == cycle_impl_file_guard) {
 		/* Put back only if it was ours to take away: a handler the
 		 * program installed on top of it since stays. */
 		if (!cycle_impl_remove())

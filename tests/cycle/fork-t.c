@@ -8,6 +8,7 @@
  * attempts repeat until it was hit enough times, with a bound.
  */
 #include <pthread.h>
+#include <setjmp.h>
 #include <string.h>
 
 #include "engine-test.h"
@@ -56,8 +57,6 @@ static int attempt(void)
 		return 1;
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
 }
-
-#include <setjmp.h>
 
 static sigjmp_buf escape;
 static volatile sig_atomic_t caught, wrapper_depth;

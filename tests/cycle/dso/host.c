@@ -148,12 +148,13 @@ static int unload(char **argv, int reguard)
 	dlclose(lib);
 	sigaction(SIG, NULL, &now);
 #ifdef HOST_HAS_CYCLE_H
-	if (reguard == 3 && !guard_installed()) {
-		fputs("host: after dlclose the program's guard is gone\n",
-		      stderr);
-		return 1;
-	} else if (reguard == 3) {
+	if (reguard == 3) {
 		/* The program's guard stays, chaining to its handler. */
+		if (!guard_installed()) {
+			fputs("host: after dlclose the program's guard is "
+			      "gone\n", stderr);
+			return 1;
+		}
 	} else
 #endif
 	if ((now.sa_flags & SA_SIGINFO) || now.sa_handler != own_handler) {
@@ -197,6 +198,6 @@ int main(int argc, char **argv)
 	if (argc == 3 && strcmp(argv[1], "reinstall") == 0)
 		return unload(argv, 3);
 	fputs("usage: host mixed LIB1 NAME1 LIB2 NAME2 | dlclose PLUGIN | "
-	      "reguard PLUGIN\n", stderr);
+	      "reguard PLUGIN | stray PLUGIN | reinstall PLUGIN\n", stderr);
 	return 2;
 }
