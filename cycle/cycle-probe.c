@@ -774,7 +774,7 @@ static const char *armv7_write_hint(void)
 /* Why the perf tier is (not) available, in words, into buf. */
 static void perf_tier_why(char *buf, size_t size)
 {
-	const struct cycle_impl_v2_state *g = &cycle_impl_state;
+	const struct cycle_impl_v3_state *g = &cycle_impl_state;
 	int state = CYCLE_IMPL_LOAD(&g->perf_state, __ATOMIC_ACQUIRE);
 	long paranoid = proc_number(PERF_PARANOID);
 
@@ -1020,7 +1020,7 @@ static void json_cpus(const struct report *rep)
 static void json_perf_tier(const struct report *rep)
 {
 #if defined(CYCLE_IMPL_PERF_INDEX)
-	const struct cycle_impl_v2_state *g = &cycle_impl_state;
+	const struct cycle_impl_v3_state *g = &cycle_impl_state;
 	int state = CYCLE_IMPL_LOAD(&g->perf_state, __ATOMIC_ACQUIRE);
 	long access_value = proc_number(PERF_USER_ACCESS);
 	long paranoid = proc_number(PERF_PARANOID);

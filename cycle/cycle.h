@@ -146,7 +146,7 @@
  * Several copies in one process.  Every file that includes this header has
  * its own static copy of the engine; what they share is one state object
  * (choice, unit, guard) and one per-thread object, weak, whose names carry the
- * layout's version (cycle_impl_v2_n<counters> and cycle_impl_v2_t<counters>).
+ * layout's version (cycle_impl_v3_n<counters> and cycle_impl_v3_t<counters>).
  * Objects that see one another's symbols (the program and the libraries it
  * links, Debian's libfftw3, libfftw3f and libfftw3l built apart) share one
  * choice and one guard whatever each was configured for: the mode names the
@@ -251,7 +251,7 @@
  * Adding a port: write a CYCLE_IMPL_PORT_* block below (counter names, an
  * inline read per counter, what each counter is, and optionally the decoder
  * that recognises a trapping read), and add the counter to the manual above.
- * A change to cycle_impl_v2_state or cycle_impl_v2_thread renames them.
+ * A change to cycle_impl_v3_state or cycle_impl_v3_thread renames them.
  */
 #ifndef CYCLE_H_INCLUDED
 #define CYCLE_H_INCLUDED
@@ -301,7 +301,7 @@
  * generic timer's virtual count. */
 #define CYCLE_IMPL_PORT_AARCH64 1
 #define CYCLE_IMPL_NHW 3
-#define CYCLE_IMPL_NAMES "PMCCNTR_EL0", "PMCCNTR_EL0_perf", "CNTVCT_EL0"
+#define CYCLE_IMPL_NAMES "PMCCNTR_EL0\0PMCCNTR_EL0_perf\0CNTVCT_EL0\0"
 #define CYCLE_IMPL_PERF_INDEX 1
 #define CYCLE_IMPL_INLINE_INDEX 2
 #define CYCLE_IMPL_GUARDED(i) ((i) <= CYCLE_IMPL_PERF_INDEX)
@@ -351,7 +351,7 @@ CYCLE_IMPL_INLINE unsigned cycle_impl_pmu_access(void)
 /* 32-bit ARMv7-A and later: CP15 PMU cycle counter and generic timer. */
 #define CYCLE_IMPL_PORT_ARMV7 1
 #define CYCLE_IMPL_NHW 2
-#define CYCLE_IMPL_NAMES "PMCCNTR", "CNTVCT"
+#define CYCLE_IMPL_NAMES "PMCCNTR\0CNTVCT\0"
 #define CYCLE_IMPL_INLINE_INDEX 1
 #define CYCLE_IMPL_GUARDED(i) ((i) == 0) /* Linux clears PMUSERENR */
 #define CYCLE_IMPL_PMU(i) ((i) == 0)
@@ -404,9 +404,12 @@ CYCLE_IMPL_INLINE unsigned cycle_impl_pmu_access(void)
  * vDSO or of the program. */
 #define CYCLE_IMPL_PORT_X86 1
 #define CYCLE_IMPL_NHW 1
-#define CYCLE_IMPL_NAMES "rdtsc"
+#define CYCLE_IMPL_NAMES "rdtsc\0"
 #define CYCLE_IMPL_INLINE_INDEX 0
-#define CYCLE_IMPL_GUARDED(i) ((i) == 0) /* PR_SET_TSC may come later */
+/* Only the process itself can turn rdtsc off (PR_SET_TSC), so the guard
+ * does not stay: a program that does it after the first call gets what the
+ * classic header gives it. */
+#define CYCLE_IMPL_GUARDED(i) 0
 #define CYCLE_IMPL_PMU(i) 0
 #define CYCLE_IMPL_CYCLES(i) ((i) == 0)
 #define CYCLE_IMPL_NARROW(i) 0
@@ -432,7 +435,7 @@ CYCLE_IMPL_INLINE double cycle_impl_hw_nominal_hz(int i)
  * kernel.perf_user_access can take it back at any time); rdtime does not. */
 #define CYCLE_IMPL_PORT_RISCV 1
 #define CYCLE_IMPL_NHW 2
-#define CYCLE_IMPL_NAMES "rdcycle", "rdtime"
+#define CYCLE_IMPL_NAMES "rdcycle\0rdtime\0"
 #define CYCLE_IMPL_INLINE_INDEX 1
 #define CYCLE_IMPL_GUARDED(i) ((i) == 0)
 #define CYCLE_IMPL_PMU(i) ((i) == 0)
@@ -459,7 +462,7 @@ CYCLE_IMPL_INLINE double cycle_impl_hw_nominal_hz(int i)
 /* PowerPC: the time base. */
 #define CYCLE_IMPL_PORT_PPC 1
 #define CYCLE_IMPL_NHW 1
-#define CYCLE_IMPL_NAMES "mftb"
+#define CYCLE_IMPL_NAMES "mftb\0"
 #define CYCLE_IMPL_INLINE_INDEX 0
 #define CYCLE_IMPL_GUARDED(i) 0
 #define CYCLE_IMPL_PMU(i) 0
@@ -500,7 +503,7 @@ CYCLE_IMPL_INLINE double cycle_impl_hw_nominal_hz(int i)
 /* s390x: the TOD clock (bit 51 ticks every microsecond). */
 #define CYCLE_IMPL_PORT_S390 1
 #define CYCLE_IMPL_NHW 1
-#define CYCLE_IMPL_NAMES "stckf"
+#define CYCLE_IMPL_NAMES "stckf\0"
 #define CYCLE_IMPL_INLINE_INDEX 0
 #define CYCLE_IMPL_GUARDED(i) 0
 #define CYCLE_IMPL_PMU(i) 0
@@ -571,6 +574,7 @@ typedef cycle_impl_ticks ticks;
  * replacement whose readings are converted into the chosen one's unit. */
 #define CYCLE_IMPL_UNINIT 0
 #define CYCLE_IMPL_REGUARD 1 /* the guard left with its DSO: put it back */
+#define CYCLE_IMPL_CHOOSING 2 /* the chooser (see cycle_impl_settle) is at it */
 #define CYCLE_IMPL_READY 16
 #define CYCLE_IMPL_CONVERTED 32
 #define CYCLE_IMPL_INDEX_OF(mode) ((mode) & 15)
@@ -670,14 +674,13 @@ struct cycle_impl_conversion {
 
 typedef void (*cycle_impl_handler)(int, siginfo_t *, void *);
 
-/* The state one process shares: one choice, one unit, one guard.  Every
- * file that includes this header defines it weak; the dynamic linker gives
- * all the objects that see one another's symbols the same one.  Its name
+/* The state one process shares: one choice, one unit, one guard.  Its name
  * carries the layout's version (and the number of hardware counters, which
  * differs between 32-bit ARM builds for ARMv6 and ARMv7): a header with a
  * different layout must use another name, and then keeps its own state and
- * its own choice in the same process.  Everything else is static. */
-struct cycle_impl_v2_state {
+ * its own choice in the same process.  How one copy is kept however many
+ * files include this header: see CYCLE_IMPL_ONE below. */
+struct cycle_impl_v3_state {
 	int mode;     /* see CYCLE_IMPL_READY */
 	int resume;   /* the mode that REGUARD goes back to */
 	int chooser;  /* pid of the process of the choosing thread, or 0 */
@@ -693,6 +696,10 @@ struct cycle_impl_v2_state {
 	cycle_impl_handler installer; /* the last guard set, kept after its
 				       * removal: a copy of it put back is
 				       * known for a guard, not saved */
+	const void *installer_object; /* the shared object (or program) whose
+				       * code that guard is: its destructor
+				       * takes the guard away on dlclose */
+	int rate_known;  /* hz[chosen] measured (or being measured: -1) */
 	struct sigaction previous;    /* the action it replaced: chained to */
 	int perf_state;  /* CYCLE_IMPL_PERF_* : the perf tier's event */
 	int perf_errno;  /* why perf_event_open or mmap failed */
@@ -702,7 +709,7 @@ struct cycle_impl_v2_state {
 };
 
 /* Per thread, shared like the state.  (A change renames it too.) */
-struct cycle_impl_v2_thread {
+struct cycle_impl_v3_thread {
 	int trap_ok;       /* 0 unknown, 1 trap signal unblocked, 2 blocked */
 	int probing;       /* a probe reads: a trap revokes nothing */
 	int no_traps;      /* the trap signal is pending: probe nothing that
@@ -716,14 +723,32 @@ struct cycle_impl_v2_thread {
 
 #define CYCLE_IMPL_PASTE2(a, b) a##b
 #define CYCLE_IMPL_PASTE(a, b) CYCLE_IMPL_PASTE2(a, b)
-#define cycle_impl_state CYCLE_IMPL_PASTE(cycle_impl_v2_n, CYCLE_IMPL_NHW)
-#define cycle_impl_self CYCLE_IMPL_PASTE(cycle_impl_v2_t, CYCLE_IMPL_NHW)
+#define cycle_impl_state CYCLE_IMPL_PASTE(cycle_impl_v3_n, CYCLE_IMPL_NHW)
+#define cycle_impl_self CYCLE_IMPL_PASTE(cycle_impl_v3_t, CYCLE_IMPL_NHW)
 
+/* One copy of the state and of the per-thread record per program or shared
+ * object, whatever the number of files that include this header, and none
+ * in a file that only includes it without an engine.  A weak definition
+ * would merge the symbol but not the storage: every object file would carry
+ * its own (300 bytes, and 40 of TLS carved out of every thread's stack).
+ * So the definition is one the static linker folds: a common symbol with
+ * GCC (C and C++, also for __thread, whatever -fno-common says), a COMDAT
+ * one (selectany) with Clang, which has no thread-local common.  Both keep
+ * the visibility the file is built with: -fvisibility=hidden still gives a
+ * shared object a state of its own; default visibility lets the dynamic
+ * linker give every object that sees the others' symbols the same one.
+ * Mixed in one link (files built by both compilers), the common symbol
+ * wins and the COMDAT copy is left unused. */
+#if defined(__clang__)
+#define CYCLE_IMPL_ONE __attribute__((selectany))
+#else
+#define CYCLE_IMPL_ONE __attribute__((common))
+#endif
 #ifdef __cplusplus
 extern "C" {
 #endif
-__attribute__((weak)) struct cycle_impl_v2_state cycle_impl_state;
-__attribute__((weak)) __thread struct cycle_impl_v2_thread cycle_impl_self;
+CYCLE_IMPL_ONE struct cycle_impl_v3_state cycle_impl_state;
+CYCLE_IMPL_ONE __thread struct cycle_impl_v3_thread cycle_impl_self;
 #ifdef __cplusplus
 }
 #endif
@@ -1014,15 +1039,20 @@ CYCLE_IMPL_INLINE double elapsed(ticks t1, ticks t0)
 
 CYCLE_IMPL_INLINE const char *cycle_impl_name(int index)
 {
+	/* One string, not an array of pointers: no relocation to apply, no
+	 * writable page per object. */
 #if CYCLE_IMPL_NHW > 0
-	static const char *const names[] = {CYCLE_IMPL_NAMES, "clock_gettime"};
+	static const char names[] = CYCLE_IMPL_NAMES "clock_gettime";
 #else
-	static const char *const names[] = {"clock_gettime"};
+	static const char names[] = "clock_gettime";
 #endif
+	const char *name = names;
 
 	if (index < 0 || index >= CYCLE_IMPL_NCOUNTERS)
 		return "none";
-	return names[index];
+	while (index-- > 0)
+		name += strlen(name) + 1;
+	return name;
 }
 
 /* Index of a counter name (case-insensitive), or -1. */
@@ -1077,51 +1107,113 @@ CYCLE_IMPL_INLINE void cycle_impl_say(const char *text)
 	(void)n;
 }
 
+#if defined(CYCLE_IMPL_PORT_X86)
+/* A two-argument system call without libc's syscall(), which strict ISO
+ * modes do not declare; returns -errno on failure. */
+CYCLE_IMPL_INLINE long cycle_impl_x86_syscall(long nr, long a, long b)
+{
+	long ret;
+
+#if defined(__x86_64__)
+#if defined(__ILP32__)
+	nr |= 0x40000000L; /* x32 */
+#endif
+	__asm__ __volatile__("syscall"
+			     : "=a"(ret)
+			     : "0"(nr), "D"(a), "S"(b)
+			     : "rcx", "r11", "memory");
+#else
+	__asm__ __volatile__("int $0x80"
+			     : "=a"(ret)
+			     : "0"(nr), "b"(a), "c"(b)
+			     : "memory");
+#endif
+	return ret;
+}
+#endif
+
 /* clock_gettime.  On x86 the vDSO's reads the TSC and faults where the
- * process turned rdtsc off: there the system call answers instead, when
- * rdtsc is known not to work, or when the clock is the counter in use (a
- * revocation of the TSC would come without warning). */
+ * process turned rdtsc off: there the system call answers instead, unless
+ * rdtsc is known to work and is the counter in use. */
 CYCLE_IMPL_INLINE uint64_t cycle_impl_clock(void)
 {
 	struct timespec ts;
 
+	ts.tv_sec = 0;
+	ts.tv_nsec = 0;
 #if defined(CYCLE_IMPL_PORT_X86)
-	long ret;
+	{
+		int mode = CYCLE_IMPL_LOAD(&cycle_impl_state.mode,
+					   CYCLE_IMPL_RELAXED);
+
+		if (mode != CYCLE_IMPL_READY &&
+		    (CYCLE_IMPL_LOAD(&cycle_impl_state.status[0],
+				     CYCLE_IMPL_RELAXED) !=
+			     CYCLE_IMPL_AVAILABLE ||
+		     CYCLE_IMPL_INDEX_OF(mode) == CYCLE_IMPL_CLOCK_INDEX)) {
 #if defined(__x86_64__)
-#if defined(__ILP32__)
-	long nr = 0x40000000L | 228; /* x32 */
+			long nr = 228;
 #else
-	long nr = 228;
+			/* clock_gettime64 for a 64-bit time_t. */
+			long nr = sizeof(ts.tv_sec) == 8 ? 403 : 265;
 #endif
-#else
-	/* clock_gettime64 for a 64-bit time_t, the old call otherwise. */
-	long nr = sizeof(ts.tv_sec) == 8 ? 403 : 265;
-#endif
-	if (CYCLE_IMPL_LOAD(&cycle_impl_state.status[0], CYCLE_IMPL_RELAXED) !=
-		    CYCLE_IMPL_AVAILABLE ||
-	    CYCLE_IMPL_INDEX_OF(CYCLE_IMPL_LOAD(&cycle_impl_state.mode,
-						CYCLE_IMPL_RELAXED)) ==
-		    CYCLE_IMPL_CLOCK_INDEX) {
-#if defined(__x86_64__)
-		__asm__ __volatile__("syscall"
-				     : "=a"(ret)
-				     : "0"(nr), "D"((long)CYCLE_IMPL_CLOCK),
-				       "S"(&ts)
-				     : "rcx", "r11", "memory");
-#else
-		__asm__ __volatile__("int $0x80"
-				     : "=a"(ret)
-				     : "0"(nr), "b"((long)CYCLE_IMPL_CLOCK),
-				       "c"(&ts)
-				     : "memory");
-#endif
-		(void)ret;
-		return (uint64_t)ts.tv_sec * 1000000000u +
-		       (uint64_t)ts.tv_nsec;
+
+			cycle_impl_x86_syscall(nr, (long)CYCLE_IMPL_CLOCK,
+					       (long)(uintptr_t)&ts);
+			return (uint64_t)ts.tv_sec * 1000000000u +
+			       (uint64_t)ts.tv_nsec;
+		}
 	}
 #endif
 	clock_gettime(CYCLE_IMPL_CLOCK, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* The clock after at least ns from c0 (a reading of it).  Bounded: a clock
+ * that a sandbox keeps from answering must not hang the caller. */
+CYCLE_IMPL_INLINE uint64_t cycle_impl_wait(uint64_t c0, uint64_t ns)
+{
+	uint64_t c = c0;
+	long n;
+
+	for (n = 0; n < 1000000 && c - c0 < ns; n++)
+		c = cycle_impl_clock();
+	return c;
+}
+
+/* Whether counter i reads now without a trap, from what the kernel says
+ * rather than from a probe (1 only when sure): the choice needs no guard
+ * for it. */
+CYCLE_IMPL_INLINE int cycle_impl_quiet(int i)
+{
+#if defined(CYCLE_IMPL_PORT_X86)
+	/* prctl(PR_GET_TSC): one system call.  A seccomp filter that answers
+	 * it with an error, or with a SIGSYS whose handler returns, leaves
+	 * the answer unknown (tsc stays 0): then the choice probes. */
+	int tsc = 0;
+#if defined(__x86_64__)
+	long nr = 157;
+#else
+	long nr = 172;
+#endif
+
+	(void)i;
+	return cycle_impl_x86_syscall(nr, 25 /* PR_GET_TSC */,
+				      (long)(uintptr_t)&tsc) == 0 &&
+	       tsc == 1 /* PR_TSC_ENABLE */;
+#elif defined(CYCLE_IMPL_PORT_AARCH64)
+	/* CNTVCT_EL0: Linux lets EL0 read it, or completes a read it traps
+	 * itself (timer errata); it never raises SIGILL for it. */
+	return i == 2;
+#elif defined(CYCLE_IMPL_PORT_RISCV)
+	return i == 1; /* rdtime: Linux keeps it readable */
+#elif defined(CYCLE_IMPL_PORT_PPC) || defined(CYCLE_IMPL_PORT_S390)
+	(void)i;
+	return 1; /* the time base, the TOD clock: never trap */
+#else
+	(void)i;
+	return 0;
+#endif
 }
 
 /* Whether the trap signal is unblocked in this thread, asked once per
@@ -1130,7 +1222,7 @@ CYCLE_IMPL_INLINE uint64_t cycle_impl_clock(void)
  * kernel may revoke at any instruction, are not read there. */
 CYCLE_IMPL_INLINE int cycle_impl_trap_unblocked(void)
 {
-	struct cycle_impl_v2_thread *t = &cycle_impl_self;
+	struct cycle_impl_v3_thread *t = &cycle_impl_self;
 
 	if (CYCLE_IMPL_TRAP_SIGNAL == 0 || t->probing)
 		return 1; /* the chooser unblocks it (cycle_impl_settle) */
@@ -1165,7 +1257,7 @@ CYCLE_IMPL_INLINE uint64_t cycle_impl_read(int index)
 /* Ticks from a reading of counter index, in the unit of the chosen one. */
 CYCLE_IMPL_INLINE ticks cycle_impl_convert(int index, uint64_t reading)
 {
-	struct cycle_impl_v2_state *g = &cycle_impl_state;
+	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	const struct cycle_impl_conversion *c = &g->conv[index];
 	uint64_t t;
 
@@ -1182,7 +1274,7 @@ CYCLE_IMPL_INLINE ticks cycle_impl_convert(int index, uint64_t reading)
  * skip_pmu, also past PMU counters (for threads that block the trap). */
 CYCLE_IMPL_INLINE int cycle_impl_next(int index, int skip_pmu)
 {
-	struct cycle_impl_v2_state *g = &cycle_impl_state;
+	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	int next = index + 1;
 
 	(void)skip_pmu;
@@ -1210,7 +1302,7 @@ CYCLE_IMPL_INLINE void cycle_impl_on_trap(int sig, siginfo_t *info,
  * to, or two guards would pass a fault to each other for ever. */
 CYCLE_IMPL_INLINE int cycle_impl_is_guard(const struct sigaction *sa)
 {
-	struct cycle_impl_v2_state *g = &cycle_impl_state;
+	struct cycle_impl_v3_state *g = &cycle_impl_state;
 
 	return cycle_impl_is_handler(sa, cycle_impl_on_trap) ||
 	       cycle_impl_is_handler(sa, g->installed) ||
@@ -1221,7 +1313,7 @@ CYCLE_IMPL_INLINE int cycle_impl_is_guard(const struct sigaction *sa)
 CYCLE_IMPL_INLINE void cycle_impl_chain(int sig, siginfo_t *info,
 					void *context)
 {
-	struct cycle_impl_v2_state *g = &cycle_impl_state;
+	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	struct sigaction prev = g->previous;
 	int siginfo = (prev.sa_flags & SA_SIGINFO) != 0;
 	void (*plain)(int) = prev.sa_handler;
@@ -1270,15 +1362,26 @@ CYCLE_IMPL_INLINE void cycle_impl_chain(int sig, siginfo_t *info,
 	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
-/* This file's guard once it installed it (stays set): the destructor knows
- * its own guard, or a stray copy of it, without naming the guard's code
- * itself (that would pull it into files that never read a counter). */
-static cycle_impl_handler cycle_impl_file_guard __attribute__((unused));
+/* The program or shared object this file is linked into, known by the
+ * address of its __dso_handle (the C runtime gives each its own, for
+ * __cxa_atexit): the guard's owner.  The destructor of any of its files
+ * then finds the guard it must take away at dlclose without a variable
+ * per file, and without naming the guard's code (that would pull the
+ * engine into files that never read a counter). */
+#ifdef __cplusplus
+extern "C" void *__dso_handle __attribute__((weak, visibility("hidden")));
+#else
+extern void *__dso_handle __attribute__((weak, visibility("hidden")));
+#endif
+CYCLE_IMPL_INLINE const void *cycle_impl_object(void)
+{
+	return &__dso_handle;
+}
 
 /* Installs this object's guard unless one is installed; 1 when one is. */
 CYCLE_IMPL_INLINE int cycle_impl_install(void)
 {
-	struct cycle_impl_v2_state *g = &cycle_impl_state;
+	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	struct sigaction sa, prev, seen;
 
 	if (CYCLE_IMPL_TRAP_SIGNAL == 0)
@@ -1305,7 +1408,7 @@ CYCLE_IMPL_INLINE int cycle_impl_install(void)
 	if (!cycle_impl_is_guard(&seen))
 		g->previous = seen;
 	g->installer = cycle_impl_on_trap;
-	cycle_impl_file_guard = cycle_impl_on_trap;
+	g->installer_object = cycle_impl_object();
 	if (sigaction(CYCLE_IMPL_TRAP_SIGNAL, &sa, &prev) != 0)
 		return 0;
 	/* Changed in between by another thread: that one is replaced. */
@@ -1324,7 +1427,7 @@ CYCLE_IMPL_INLINE int cycle_impl_install(void)
  * the program's action. */
 CYCLE_IMPL_INLINE int cycle_impl_remove(void)
 {
-	struct cycle_impl_v2_state *g = &cycle_impl_state;
+	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	cycle_impl_handler mine = g->installed;
 	struct sigaction now;
 
@@ -1392,7 +1495,7 @@ CYCLE_IMPL_INLINE long cycle_impl_syscall6(long nr, long a, long b, long c,
 CYCLE_IMPL_INLINE int cycle_impl_perf_sample(
 	const volatile struct cycle_impl_perf_page *pc, uint64_t *value)
 {
-	struct cycle_impl_v2_thread *t = &cycle_impl_self;
+	struct cycle_impl_v3_thread *t = &cycle_impl_self;
 	uint32_t seq, idx, width;
 	uint64_t pmc = 0, count = 0;
 	unsigned trapped;
@@ -1468,7 +1571,7 @@ CYCLE_IMPL_INLINE int cycle_impl_perf_sysctl(void)
  * this thread can read the tier.  The guard must be installed. */
 CYCLE_IMPL_NOINLINE int cycle_impl_perf_open(void)
 {
-	struct cycle_impl_v2_state *g = &cycle_impl_state;
+	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	struct cycle_impl_perf_attr attr;
 	int expected = CYCLE_IMPL_PERF_UNTRIED, state, c;
 	long fd, page, alive, err = 0;
@@ -1553,7 +1656,7 @@ out:
  * instead (see the manual). */
 CYCLE_IMPL_INLINE uint64_t cycle_impl_perf_read(void)
 {
-	struct cycle_impl_v2_state *g = &cycle_impl_state;
+	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	const volatile struct cycle_impl_perf_page *pc =
 		(const volatile struct cycle_impl_perf_page *)g->perf_page;
 	uint64_t v;
@@ -1578,7 +1681,7 @@ CYCLE_IMPL_INLINE uint64_t cycle_impl_perf_read(void)
  * (clock_gettime at the latest).  Returns the mode now in force. */
 CYCLE_IMPL_INLINE int cycle_impl_revoke(int index, int mode, const char *why)
 {
-	struct cycle_impl_v2_state *g = &cycle_impl_state;
+	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	int next = cycle_impl_next(index, 0);
 
 	if (!CYCLE_IMPL_CAS(&g->mode, &mode, CYCLE_IMPL_CONVERTED + next))
@@ -1600,8 +1703,8 @@ CYCLE_IMPL_INLINE int cycle_impl_revoke(int index, int mode, const char *why)
 CYCLE_IMPL_INLINE void cycle_impl_on_trap(int sig, siginfo_t *info,
 					  void *context)
 {
-	struct cycle_impl_v2_state *g = &cycle_impl_state;
-	struct cycle_impl_v2_thread *t = &cycle_impl_self;
+	struct cycle_impl_v3_state *g = &cycle_impl_state;
+	struct cycle_impl_v3_thread *t = &cycle_impl_self;
 	int saved_errno = errno;
 	int reg = 0, index, mode, active;
 	uint64_t value = 0;
@@ -1659,7 +1762,7 @@ CYCLE_IMPL_INLINE void cycle_impl_on_trap(int sig, siginfo_t *info,
  * returning 0 then); the read revokes nothing. */
 CYCLE_IMPL_INLINE int cycle_impl_probe(int index, uint64_t *value)
 {
-	struct cycle_impl_v2_thread *t = &cycle_impl_self;
+	struct cycle_impl_v3_thread *t = &cycle_impl_self;
 	unsigned before;
 
 	/* The clock, and the counters of ports where nothing traps. */
@@ -1667,9 +1770,26 @@ CYCLE_IMPL_INLINE int cycle_impl_probe(int index, uint64_t *value)
 		*value = cycle_impl_read(index);
 		return 1;
 	}
-	if (t->no_traps || !cycle_impl_install()) {
+	/* A counter the kernel says reads needs no guard (CNTVCT_EL0). */
+	if (index == CYCLE_IMPL_INLINE_INDEX && cycle_impl_quiet(index)) {
+		*value = cycle_impl_read(index);
+		return 1;
+	}
+	if (t->no_traps) {
 		*value = 0;
 		return 0; /* no guard, no read */
+	}
+	if (!cycle_impl_install()) {
+#if defined(CYCLE_IMPL_PORT_X86)
+		/* Neither PR_GET_TSC nor sigaction answers (a seccomp filter
+		 * refuses both): rdtsc can be neither asked about nor probed,
+		 * and is read as the classic header reads it. */
+		*value = cycle_impl_read(index);
+		return 1;
+#else
+		*value = 0;
+		return 0; /* no guard, no read */
+#endif
 	}
 #if defined(CYCLE_IMPL_PMU_ACCESS_MASK)
 	/* Where the PMU counter is not granted its read is not even tried:
@@ -1703,7 +1823,7 @@ CYCLE_IMPL_INLINE int cycle_impl_probe(int index, uint64_t *value)
  * CYCLE_DEBUG. */
 CYCLE_IMPL_INLINE int cycle_impl_choice_start(int configured, int *requested)
 {
-	struct cycle_impl_v2_state *g = &cycle_impl_state;
+	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	const char *request = getenv("CYCLE_COUNTER");
 	const char *debug = getenv("CYCLE_DEBUG");
 	char line[160];
@@ -1735,8 +1855,7 @@ CYCLE_IMPL_INLINE int cycle_impl_pmu_counts(void)
 
 	if (!cycle_impl_probe(0, &a))
 		return 0;
-	while (cycle_impl_clock() - c0 < 20000)
-		;
+	cycle_impl_wait(c0, 20000);
 	return cycle_impl_probe(0, &b) && b != a;
 }
 #endif
@@ -1744,7 +1863,7 @@ CYCLE_IMPL_INLINE int cycle_impl_pmu_counts(void)
 /* Phase 1: which candidates read without trapping. */
 CYCLE_IMPL_INLINE void cycle_impl_find_readable(int start)
 {
-	struct cycle_impl_v2_state *g = &cycle_impl_state;
+	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	uint64_t v;
 	int i;
 
@@ -1781,13 +1900,25 @@ CYCLE_IMPL_INLINE void cycle_impl_find_readable(int start)
 #endif
 }
 
+/* The rate of counter i that advanced by d in ns nanoseconds of the clock.
+ * A stated rate (CNTFRQ) that the measurement confirms is more exact than
+ * 200 us of a loaded machine can be. */
+CYCLE_IMPL_INLINE double cycle_impl_hz(int i, uint64_t d, uint64_t ns)
+{
+	double hz = ns ? (double)d * 1e9 / (double)ns : 0.0;
+	double nominal = cycle_impl_hw_nominal_hz(i);
+
+	if (nominal > 0 && hz > 0.9 * nominal && hz < 1.1 * nominal)
+		return nominal;
+	return hz;
+}
+
 /* Phase 2: which of them advance, and how fast, against the clock; the
  * readings at the end go to last[] for the conversions. */
 CYCLE_IMPL_INLINE void cycle_impl_calibrate(int start, uint64_t *last)
 {
-	struct cycle_impl_v2_state *g = &cycle_impl_state;
+	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	uint64_t first[CYCLE_IMPL_NCOUNTERS];
-	double nominal;
 	int i;
 
 	memset(first, 0, sizeof(first));
@@ -1802,9 +1933,7 @@ CYCLE_IMPL_INLINE void cycle_impl_calibrate(int start, uint64_t *last)
 		last[start] = first[start];
 		return;
 	}
-	while (cycle_impl_clock() - first[CYCLE_IMPL_CLOCK_INDEX] <
-	       CYCLE_IMPL_CALIBRATE_NS)
-		;
+	cycle_impl_wait(first[CYCLE_IMPL_CLOCK_INDEX], CYCLE_IMPL_CALIBRATE_NS);
 	for (i = start; i < CYCLE_IMPL_NCOUNTERS; i++)
 		if (g->status[i] == CYCLE_IMPL_AVAILABLE &&
 		    !cycle_impl_probe(i, &last[i]))
@@ -1820,43 +1949,43 @@ CYCLE_IMPL_INLINE void cycle_impl_calibrate(int start, uint64_t *last)
 			g->status[i] = CYCLE_IMPL_FROZEN;
 			continue;
 		}
-		g->hz[i] = (double)d * 1e9 /
-			(double)(last[CYCLE_IMPL_CLOCK_INDEX] -
-				 first[CYCLE_IMPL_CLOCK_INDEX]);
-		/* A stated rate (CNTFRQ) that the measurement confirms is
-		 * more exact than 200 us of a loaded machine can be. */
-		nominal = cycle_impl_hw_nominal_hz(i);
-		if (nominal > 0 && g->hz[i] > 0.9 * nominal &&
-		    g->hz[i] < 1.1 * nominal)
-			g->hz[i] = nominal;
+		g->hz[i] = cycle_impl_hz(i, d, last[CYCLE_IMPL_CLOCK_INDEX] -
+					       first[CYCLE_IMPL_CLOCK_INDEX]);
 	}
+}
+
+/* FFTW's shortest measurement in ticks of counter index, at rate hz (which
+ * a CPU-cycle counter does not need). */
+CYCLE_IMPL_INLINE double cycle_impl_time_min_for(int index, double hz)
+{
+	double tmin;
+
+	(void)index;
+	if (CYCLE_IMPL_CYCLES(index)) {
+#if defined(CYCLE_IMPL_CYCLE_TIME_MIN)
+		return CYCLE_IMPL_CYCLE_TIME_MIN;
+#else
+		return CYCLE_IMPL_TIME_MIN_TICKS;
+#endif
+	}
+	tmin = hz * CYCLE_IMPL_TIME_MIN_S;
+	return tmin < CYCLE_IMPL_TIME_MIN_TICKS ? CYCLE_IMPL_TIME_MIN_TICKS
+						: tmin;
 }
 
 /* Phase 3: the first usable counter is chosen; it defines the unit, and
  * FFTW's shortest measurement in that unit. */
 CYCLE_IMPL_INLINE int cycle_impl_pick(int start)
 {
-	struct cycle_impl_v2_state *g = &cycle_impl_state;
+	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	int chosen = start;
-	double hz;
 
 	while (g->status[chosen] != CYCLE_IMPL_AVAILABLE)
 		chosen++;
 	g->chosen = chosen;
 	CYCLE_IMPL_STORE(&g->narrow, CYCLE_IMPL_NARROW(chosen),
 			 CYCLE_IMPL_RELAXED);
-	hz = g->hz[chosen];
-	if (CYCLE_IMPL_CYCLES(chosen)) {
-#if defined(CYCLE_IMPL_CYCLE_TIME_MIN)
-		g->time_min = CYCLE_IMPL_CYCLE_TIME_MIN;
-#else
-		g->time_min = CYCLE_IMPL_TIME_MIN_TICKS;
-#endif
-	} else {
-		g->time_min = hz * CYCLE_IMPL_TIME_MIN_S;
-		if (g->time_min < CYCLE_IMPL_TIME_MIN_TICKS)
-			g->time_min = CYCLE_IMPL_TIME_MIN_TICKS;
-	}
+	g->time_min = cycle_impl_time_min_for(chosen, g->hz[chosen]);
 	return chosen;
 }
 
@@ -1866,7 +1995,7 @@ CYCLE_IMPL_INLINE int cycle_impl_pick(int start)
  * straddles the switch is negative. */
 CYCLE_IMPL_INLINE void cycle_impl_plan_switch(int chosen, const uint64_t *last)
 {
-	struct cycle_impl_v2_state *g = &cycle_impl_state;
+	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	int i;
 
 	for (i = chosen + 1; i < CYCLE_IMPL_NCOUNTERS; i++) {
@@ -1884,7 +2013,7 @@ CYCLE_IMPL_INLINE void cycle_impl_plan_switch(int chosen, const uint64_t *last)
 CYCLE_IMPL_INLINE void cycle_impl_explain(int start, int chosen,
 					  int requested)
 {
-	struct cycle_impl_v2_state *g = &cycle_impl_state;
+	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	char line[400];
 	size_t n = 0;
 	int i;
@@ -1929,13 +2058,14 @@ CYCLE_IMPL_INLINE void cycle_impl_explain(int start, int chosen,
 /* The whole choice, by the one thread that holds the chooser lock. */
 CYCLE_IMPL_NOINLINE void cycle_impl_choose(int configured)
 {
-	struct cycle_impl_v2_state *g = &cycle_impl_state;
+	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	uint64_t last[CYCLE_IMPL_NCOUNTERS];
 	int requested, start, chosen, mode;
 
 	start = cycle_impl_choice_start(configured, &requested);
 	cycle_impl_find_readable(start);
 	cycle_impl_calibrate(start, last);
+	g->rate_known = 1;
 	chosen = cycle_impl_pick(start);
 	cycle_impl_plan_switch(chosen, last);
 	/* The guard stays only while a revocable counter is in use. */
@@ -1957,7 +2087,7 @@ CYCLE_IMPL_NOINLINE void cycle_impl_choose(int configured)
  * ever.  Then this choice probes nothing that can trap. */
 CYCLE_IMPL_INLINE void cycle_impl_after_cut(void)
 {
-	struct cycle_impl_v2_state *g = &cycle_impl_state;
+	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	struct sigaction now;
 
 	if (CYCLE_IMPL_TRAP_SIGNAL == 0 || g->installed || !g->installer)
@@ -1977,7 +2107,7 @@ CYCLE_IMPL_INLINE void cycle_impl_after_cut(void)
  * so that a waiter of a higher priority does not starve the chooser. */
 CYCLE_IMPL_NOINLINE void cycle_impl_settle(int configured)
 {
-	struct cycle_impl_v2_state *g = &cycle_impl_state;
+	struct cycle_impl_v3_state *g = &cycle_impl_state;
 
 	for (;;) {
 		int mode = CYCLE_IMPL_LOAD(&g->mode, CYCLE_IMPL_ACQUIRE);
@@ -1997,6 +2127,12 @@ CYCLE_IMPL_NOINLINE void cycle_impl_settle(int configured)
 			continue;
 		}
 		sigfillset(&all);
+#ifdef SIGSYS
+		/* A seccomp filter's answer to one of the choice's system
+		 * calls goes to the program's handler, not to the default
+		 * action that the kernel forces on a blocked SIGSYS. */
+		sigdelset(&all, SIGSYS);
+#endif
 		sigprocmask(SIG_SETMASK, &all, &old);
 		if (CYCLE_IMPL_TRAP_SIGNAL) {
 			/* Unblocked for the probes, unless the program keeps
@@ -2029,7 +2165,11 @@ CYCLE_IMPL_NOINLINE void cycle_impl_settle(int configured)
 						CYCLE_IMPL_INDEX_OF(mode), 0);
 				CYCLE_IMPL_STORE(&g->mode, mode,
 						 CYCLE_IMPL_RELEASE);
-			} else if (mode < CYCLE_IMPL_READY) {
+			} else if (mode < CYCLE_IMPL_READY &&
+				   CYCLE_IMPL_CAS(&g->mode, &mode,
+						  CYCLE_IMPL_CHOOSING)) {
+				/* (A choice without probes, made meanwhile,
+				 * stands: it needs no lock.) */
 				cycle_impl_choose(configured);
 			}
 			CYCLE_IMPL_STORE(&g->chooser, 0, CYCLE_IMPL_RELEASE);
@@ -2040,16 +2180,58 @@ CYCLE_IMPL_NOINLINE void cycle_impl_settle(int configured)
 	}
 }
 
+/* The choice without probes, where it is the configured counter that the
+ * port reads inline and the kernel says, without a trap, that it reads
+ * (cycle_impl_quiet): no signal action, mask or lock touched, and at most
+ * that one system call.  It only has to advance: about one tick of it (a
+ * counter that stands still goes the long way, which finds out).  One
+ * compare-and-swap publishes it; nothing else is written, so it needs no
+ * lock: the chosen counter is the mode's, TIME_MIN and the rate are
+ * derived when asked (cycle_impl_rate).  Returns 1 when a choice stands. */
+CYCLE_IMPL_NOINLINE int cycle_impl_quick(int configured)
+{
+	struct cycle_impl_v3_state *g = &cycle_impl_state;
+	const char *request = getenv("CYCLE_COUNTER");
+	const char *debug = getenv("CYCLE_DEBUG");
+	int expected = CYCLE_IMPL_UNINIT, n;
+	uint64_t first;
+
+	if (CYCLE_IMPL_NHW == 0 || configured != CYCLE_IMPL_INLINE_INDEX ||
+	    (request && *request) || !cycle_impl_quiet(configured))
+		return 0;
+	first = cycle_impl_hw_read(configured);
+	for (n = 0; cycle_impl_hw_read(configured) == first; n++)
+		if (n == 10000)
+			return 0;
+	if (!CYCLE_IMPL_CAS(&g->mode, &expected,
+			    CYCLE_IMPL_READY + configured))
+		return expected >= CYCLE_IMPL_READY;
+	if (debug && *debug && strcmp(debug, "0") != 0) {
+		char line[160];
+		size_t len = 0;
+
+		cycle_impl_cat(line, sizeof(line), &len, "cycle.h: using ");
+		cycle_impl_cat(line, sizeof(line), &len,
+			       cycle_impl_name(configured));
+		cycle_impl_cat(line, sizeof(line), &len,
+			       " (configured; the kernel lets it read: "
+			       "no probe, no guard)\n");
+		cycle_impl_say(line);
+	}
+	return 1;
+}
+
 /* Everything but the inline counter comes here. */
 CYCLE_IMPL_NOINLINE ticks cycle_impl_slow(int configured)
 {
-	struct cycle_impl_v2_state *g = &cycle_impl_state;
+	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	int mode = CYCLE_IMPL_LOAD(&g->mode, CYCLE_IMPL_ACQUIRE);
 	int index;
 	uint64_t v;
 
 	if (mode < CYCLE_IMPL_READY) {
-		cycle_impl_settle(configured);
+		if (mode != CYCLE_IMPL_UNINIT || !cycle_impl_quick(configured))
+			cycle_impl_settle(configured);
 		mode = CYCLE_IMPL_LOAD(&g->mode, CYCLE_IMPL_ACQUIRE);
 	}
 	index = CYCLE_IMPL_INDEX_OF(mode);
@@ -2078,10 +2260,7 @@ CYCLE_IMPL_NOINLINE ticks cycle_impl_slow(int configured)
 		 * that after a perf_user_access task) would make elapsed()
 		 * 0 for ever: two equal readings 2 us apart are a stop. */
 		if (v == cycle_impl_self.last_pmu) {
-			uint64_t c0 = cycle_impl_clock();
-
-			while (cycle_impl_clock() - c0 < 2000)
-				;
+			cycle_impl_wait(cycle_impl_clock(), 2000);
 			if (cycle_impl_read(index) == v) {
 				cycle_impl_revoke(index, mode, " stopped");
 				return cycle_impl_slow(configured);
@@ -2097,36 +2276,36 @@ CYCLE_IMPL_NOINLINE ticks cycle_impl_slow(int configured)
 /* An object that leaves (dlclose) must not leave its guard behind: the
  * signal action would point into unmapped code.  The next getticks() of an
  * object that stays puts its own guard back (REGUARD).  Every file has this
- * destructor; it knows its own guard by cycle_impl_file_guard, recorded
- * at the install. */
+ * destructor; the files of the object that set the last guard recognise it
+ * (cycle_impl_object), and the first of them to run takes it away. */
 __attribute__((destructor, unused)) CYCLE_IMPL_INLINE void
 cycle_impl_unload(void)
 {
-	struct cycle_impl_v2_state *g = &cycle_impl_state;
+	struct cycle_impl_v3_state *g = &cycle_impl_state;
+	cycle_impl_handler mine = g->installer;
 	struct sigaction now;
 	int mode;
 
-	if (CYCLE_IMPL_TRAP_SIGNAL == 0 || !cycle_impl_file_guard)
+	if (CYCLE_IMPL_TRAP_SIGNAL == 0 || !mine ||
+	    g->installer_object != cycle_impl_object())
 		return;
 	/* Its address may be another function's after the unload. */
-	if (g->installer == cycle_impl_file_guard)
-		g->installer = NULL;
-	if (g->installed == cycle_impl_file_guard) {
+	g->installer = NULL;
+	g->installer_object = NULL;
+	if (g->installed == mine) {
 		/* Put back only if it was ours to take away: a handler the
 		 * program installed on top of it since stays. */
 		if (!cycle_impl_remove())
 			return;
 	} else if (sigaction(CYCLE_IMPL_TRAP_SIGNAL, NULL, &now) == 0 &&
-		   cycle_impl_is_handler(&now, cycle_impl_file_guard)) {
-		/* A stray: this file's guard, removed and then put back by a
-		 * thread that had saved it meanwhile (an OpenSSL-style probe
-		 * restoring its saved action).  It must not outlive the
-		 * file's code; a guard another file thinks it has is gone
-		 * with it, and is put back by the next getticks(). */
+		   cycle_impl_is_handler(&now, mine)) {
+		/* A stray: this object's guard, removed and then put back by
+		 * a thread that had saved it meanwhile (an OpenSSL-style
+		 * probe restoring its saved action).  It must not outlive
+		 * the object's code.  (Nothing else is installed: a guard
+		 * set since would be the last one, not this.) */
 		sigaction(CYCLE_IMPL_TRAP_SIGNAL, &g->previous, NULL);
-		if (!g->installed)
-			return;
-		g->installed = NULL;
+		return;
 	} else {
 		return;
 	}
@@ -2146,25 +2325,64 @@ CYCLE_IMPL_INLINE const char *cycle_counter_name(void)
 		&cycle_impl_state.mode, CYCLE_IMPL_ACQUIRE)));
 }
 
+/* The counter whose unit ticks are in: the mode's, except after a switch. */
+CYCLE_IMPL_INLINE int cycle_impl_chosen(int mode)
+{
+	return mode >= CYCLE_IMPL_CONVERTED ? cycle_impl_state.chosen
+					    : CYCLE_IMPL_INDEX_OF(mode);
+}
+
+/* The rate of the chosen counter: measured by the choice that probed, or
+ * here, the first time it is asked after a choice without probes (200 us
+ * against the clock; the first thread to finish keeps its measurement). */
+CYCLE_IMPL_NOINLINE double cycle_impl_rate(int chosen)
+{
+	struct cycle_impl_v3_state *g = &cycle_impl_state;
+	uint64_t c0, c1, v0, v1;
+	int unknown = 0;
+	double hz;
+
+	if (CYCLE_IMPL_LOAD(&g->rate_known, CYCLE_IMPL_ACQUIRE) == 1)
+		return g->hz[chosen];
+	if (chosen == CYCLE_IMPL_CLOCK_INDEX)
+		return 1e9;
+	c0 = cycle_impl_clock();
+	v0 = cycle_impl_read(chosen);
+	c1 = cycle_impl_wait(c0, CYCLE_IMPL_CALIBRATE_NS);
+	v1 = cycle_impl_read(chosen);
+	hz = cycle_impl_hz(chosen, v1 - v0, c1 - c0);
+	if (CYCLE_IMPL_CAS(&g->rate_known, &unknown, -1)) {
+		g->hz[chosen] = hz;
+		CYCLE_IMPL_STORE(&g->rate_known, 1, CYCLE_IMPL_RELEASE);
+	}
+	return hz;
+}
+
 CYCLE_IMPL_INLINE double cycle_ticks_per_second(void)
 {
-	struct cycle_impl_v2_state *g = &cycle_impl_state;
+	int mode;
 
-	(void)getticks();
-	(void)CYCLE_IMPL_LOAD(&g->mode, CYCLE_IMPL_ACQUIRE);
-	return g->hz[g->chosen];
+	(void)getticks(); /* makes the choice if it is not made yet */
+	mode = CYCLE_IMPL_LOAD(&cycle_impl_state.mode, CYCLE_IMPL_ACQUIRE);
+	return cycle_impl_rate(cycle_impl_chosen(mode));
 }
 
 /* FFTW's shortest measurement, in ticks of the chosen unit (see manual). */
 CYCLE_IMPL_INLINE double cycle_impl_time_min(void)
 {
-	struct cycle_impl_v2_state *g = &cycle_impl_state;
+	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	double tmin, coarse;
-	int mode;
+	int mode, chosen;
 
 	(void)getticks();
 	mode = CYCLE_IMPL_LOAD(&g->mode, CYCLE_IMPL_ACQUIRE);
 	tmin = g->time_min;
+	if (tmin == 0) { /* a choice without probes: derived when asked */
+		chosen = cycle_impl_chosen(mode);
+		tmin = cycle_impl_time_min_for(
+			chosen, CYCLE_IMPL_CYCLES(chosen) ? 0.0
+							  : cycle_impl_rate(chosen));
+	}
 	/* After a switch one step of the replacement is many ticks: FFTW's
 	 * shortest measurement stays 100 of its steps. */
 	if (mode >= CYCLE_IMPL_CONVERTED) {
@@ -2195,9 +2413,14 @@ CYCLE_IMPL_INLINE ticks getticks(void)
 }
 CYCLE_IMPL_INLINE const char *cycle_impl_plain_name(void)
 {
-	static const char *const names[] = {CYCLE_IMPL_NAMES};
+	static const char names[] = CYCLE_IMPL_NAMES;
+	const char *name = names;
+	int index = CYCLE_IMPL_INLINE_INDEX;
 
-	return names[CYCLE_IMPL_INLINE_INDEX];
+	while (index-- > 0) /* no strlen: <string.h> may not be included */
+		while (*name++ != '\0')
+			;
+	return name;
 }
 #define CYCLE_IMPL_PLAIN_NAME cycle_impl_plain_name()
 #define CYCLE_IMPL_PLAIN_HZ cycle_impl_hw_nominal_hz(CYCLE_IMPL_INLINE_INDEX)

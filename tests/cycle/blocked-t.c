@@ -39,7 +39,7 @@ static void choose_in_blocked_thread(void)
 
 static void read_pmu_in_blocked_thread(void)
 {
-	struct cycle_impl_v2_state *g = &cycle_impl_state;
+	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	pthread_t t;
 	unsigned traps;
 

@@ -42,12 +42,12 @@ run() {
 }
 
 # A future layout: the same header under another version, one field more.
-sed -e 's/cycle_impl_v2_/cycle_impl_v3_/g' \
+sed -e 's/cycle_impl_v3_/cycle_impl_v4_/g' \
 	-e 's|^\tint mode;     /\* see CYCLE_IMPL_READY \*/|\tint future;\n&|' \
-	"$src/cycle/cycle.h" >"$tmp/cycle-v3.h"
+	"$src/cycle/cycle.h" >"$tmp/cycle-v4.h"
 
-echo "1..11"
-if ! grep -q 'int future;' "$tmp/cycle-v3.h"; then
+echo "1..13"
+if ! grep -q 'int future;' "$tmp/cycle-v4.h"; then
 	echo "Bail out! could not derive the future header from cycle.h"
 	exit 1
 fi
@@ -57,7 +57,8 @@ lib pmu -DHAVE_ARMV8_PMCCNTR_EL0 -DHAVE_ARMV7A_PMCCNTR &&
 	lib plain &&
 	lib hidden -fvisibility=hidden -DHAVE_ARMV8_PMCCNTR_EL0 -DHAVE_ARMV7A_PMCCNTR &&
 	lib old -DHEADER='"data/cycle-v1.h"' -DHAVE_ARMV8_PMCCNTR_EL0 -DHAVE_ARMV7A_PMCCNTR &&
-	lib future -DHEADER="\"$tmp/cycle-v3.h\"" &&
+	lib future -DHEADER="\"$tmp/cycle-v4.h\"" &&
+	lib v2 -DHEADER='"data/cycle-v2.h"' -DHAVE_ARMV8_PMCCNTR_EL0 -DHAVE_ARMV7A_PMCCNTR &&
 	$cc $cflags -shared "$src/tests/cycle/dso/guard-plugin.c" -o "$tmp/plugin.so" >>"$tmp/build.log" 2>&1 &&
 	$cc -O2 -I"$src/cycle" -I"$src/tests/cycle" -I"$src/tests" "$src/tests/cycle/dso/host.c" \
 		-o "$tmp/host" -ldl >>"$tmp/build.log" 2>&1 &&
@@ -78,6 +79,10 @@ run "this one beside a future layout (renamed state)" \
 	"$tmp/host" mixed "$tmp/libpmu.so" pmu "$tmp/libfuture.so" future
 run "a future layout, then the old one" \
 	"$tmp/host" mixed "$tmp/libfuture.so" future "$tmp/libold.so" old
+run "the header released with the v2 state (weak, per file) beside this one" \
+	"$tmp/host" mixed "$tmp/libv2.so" v2 "$tmp/libpmu.so" pmu
+run "this one, then the v2 header" \
+	"$tmp/host" mixed "$tmp/libplain.so" plain "$tmp/libv2.so" v2
 run "a dlclosed plugin that installed the guard gives the program its action back" \
 	"$tmp/host" dlclose "$tmp/plugin.so"
 run "... and in a program sharing the state, the next call puts the program's guard back" \

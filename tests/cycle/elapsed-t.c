@@ -6,7 +6,7 @@
 
 int main(void)
 {
-	struct cycle_impl_v2_state *g = &cycle_impl_state;
+	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	struct cycle_impl_conversion *c;
 	ticks top = ~(ticks)0;
 	int k, straddles = 0;

@@ -14,6 +14,7 @@
 
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -25,7 +26,7 @@
 
 static inline void pretend_granted(int index)
 {
-	struct cycle_impl_v2_state *g = &cycle_impl_state;
+	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	int i;
 
 	(void)getticks(); /* let the real choice run first */
@@ -43,6 +44,14 @@ static inline void pretend_granted(int index)
 	}
 	cycle_impl_install();
 	CYCLE_IMPL_STORE(&g->mode, CYCLE_IMPL_READY + index, __ATOMIC_RELEASE);
+}
+
+/* Makes the next choice the one that probes under the guard, also where
+ * the configured counter would be taken without a probe (rdtsc, CNTVCT_EL0:
+ * cycle_impl_quick): CYCLE_COUNTER naming the configured counter itself. */
+static inline void force_full_choice(void)
+{
+	setenv("CYCLE_COUNTER", cycle_impl_name(CYCLE_IMPL_CONFIGURED), 1);
 }
 
 /* Reads counter index the way getticks() does after its access check.

@@ -31,7 +31,7 @@ static void on_prof(int sig)
 
 static void *sender(void *arg)
 {
-	struct cycle_impl_v2_state *g = &cycle_impl_state;
+	struct cycle_impl_v3_state *g = &cycle_impl_state;
 
 	(void)arg;
 	while (CYCLE_IMPL_LOAD(&g->mode, __ATOMIC_ACQUIRE) < CYCLE_IMPL_READY)
@@ -79,6 +79,8 @@ int main(void)
 #endif
 	tap_plan(4);
 	to_self = 0;
+	/* The choice that probes is the one with a window to fork in. */
+	force_full_choice();
 	n = retry_window(attempt, ATTEMPTS, HITS_WANTED, &w);
 	tap_diag("to the chooser: %d attempts, window hit %d, missed %d, "
 		 "failed %d", n, w.hits, w.missed, w.failures);

@@ -28,7 +28,7 @@ static int feed(int fd, uint64_t value)
 
 int main(void)
 {
-	struct cycle_impl_v2_state *g = &cycle_impl_state;
+	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	int fds[2], mode, active;
 	unsigned traps;
 	uint64_t v, c0, c1;

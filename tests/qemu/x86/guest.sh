@@ -6,7 +6,8 @@
 # host how it ended.
 report() { echo "@@x86 $1 $2@@"; }
 
-# rdtsc turned off after the choice: the guard switches to clock_gettime.
+# rdtsc turned off before the choice: skipped; after it: the process faults
+# as with the classic header (no guard stays where only the program revokes).
 ./revoke-t; report revoke-t $?
 # Turned off before the first call (inherited across exec): the choice
 # skips it, also in a thread that blocks every signal, also when the

@@ -1,0 +1,2273 @@
+/* cycle-v2.h: cycle.h as released with the v2 state, weak per file (a fixture).
+ * SPDX-License-Identifier: MIT
+ * Copyright (c) 2026 the safecycle contributors
+ *
+ * Permission is hereby granted, free of charge, to any person obtaining a copy
+ * of this software and associated documentation files (the "Software"), to
+ * deal in the Software without restriction, including without limitation the
+ * rights to use, copy, modify, merge, publish, distribute, sublicense, and/or
+ * sell copies of the Software, and to permit persons to whom the Software is
+ * furnished to do so, subject to the following conditions: the above copyright
+ * notice and this permission notice shall be included in all copies or
+ * substantial portions of the Software.  THE SOFTWARE IS PROVIDED "AS IS",
+ * WITHOUT WARRANTY OF ANY KIND, EXPRESS OR IMPLIED.
+ *
+ * ==========================================================================
+ * MANUAL
+ * ==========================================================================
+ *
+ * A drop-in replacement for FFTW's kernel/cycle.h.  It times short intervals
+ * with the cheapest counter the machine really lets user space read, and it
+ * never kills the process: a counter whose read traps (SIGILL), or that reads
+ * but does not advance, is replaced by the next one in a fallback chain, at
+ * the first call and also later, when the kernel revokes access (Linux clears
+ * PMUSERENR_EL0 whenever perf runs, on CPU hotplug and on idle exit).
+ *
+ * API (FFTW's)
+ *   ticks   FFTW 3.3.10's type: unsigned long long on x86, PowerPC and s390,
+ *           uint64_t on ARM, RISC-V and the clock_gettime fallback.
+ *   ticks   getticks(void)             read the counter.
+ *   double  elapsed(ticks t1, ticks t0) t1 - t0 in ticks.  An interval that
+ *           straddles a run-time change of counter comes out negative, which
+ *           FFTW's planner treats as "measure again".
+ *   TIME_MIN  FFTW's shortest measurement in ticks (unless defined before):
+ *           5000 for rdtsc, as FFTW's x86 blocks; 100 (FFTW's default) for
+ *           the other CPU-cycle counters; for counters that are clocks
+ *           (CNTVCT, clock_gettime, rdtime, mftb, stckf) 2 us worth of
+ *           ticks at the measured rate, at least 100: FFTW's x86 value in
+ *           time, since 100 ticks of a 1 GHz clock_gettime is less than one
+ *           read under emulation.  It is read at run time (it calls into the
+ *           choice), which FFTW's timer.c allows.
+ *   HAVE_TICK_COUNTER                  defined when getticks() exists.
+ *
+ * API (additions; all extra names start with cycle_ / CYCLE_)
+ *   const char *cycle_counter_name(void)   the counter in use: "PMCCNTR_EL0",
+ *           "PMCCNTR_EL0_perf", "CNTVCT_EL0", "PMCCNTR", "CNTVCT", "rdtsc",
+ *           "rdcycle", "rdtime", "mftb", "stckf", "clock_gettime", ...
+ *   double  cycle_ticks_per_second(void)   the rate of ticks, measured at the
+ *           choice against CLOCK_MONOTONIC_RAW (nominal for clock_gettime).
+ *
+ * Units.  A tick is one unit of the counter chosen at the first call, for the
+ *   life of the process: CPU cycles (PMCCNTR_EL0, PMCCNTR_EL0_perf, PMCCNTR,
+ *   rdtsc, rdcycle), generic-timer ticks at CNTFRQ (CNTVCT_EL0, CNTVCT) or
+ *   nanoseconds (clock_gettime).  If the counter is revoked later, the
+ *   replacement's readings are scaled into the same unit.  PMU cycle counters
+ *   are per CPU: an interval across a migration between CPUs is not
+ *   meaningful.  ARMv7's PMCCNTR is 32 bits wide: its ticks are the 32-bit
+ *   readings, elapsed() handles the wrap for intervals below 2^31 ticks
+ *   (about 2 s at 1 GHz), and a replacement's readings carry an epoch in
+ *   bit 32 so that any interval across the switch is negative.
+ *
+ * Configuration (macros, normally from config.h; FFTW's configure names):
+ *   HAVE_ARMV8_PMCCNTR_EL0  aarch64: try PMCCNTR_EL0 first.
+ *   HAVE_ARMV8_CNTVCT_EL0   aarch64: try CNTVCT_EL0 first (also the default).
+ *   HAVE_ARMV7A_PMCCNTR     32-bit ARMv7-A and later: try PMCCNTR first.
+ *   HAVE_ARMV7A_CNTVCT      32-bit ARMv7-A and later: try CNTVCT first (the
+ *                           default there).  Older 32-bit ARM never gets these
+ *                           instructions; it uses clock_gettime.
+ *   HAVE_GETHRTIME, HAVE_HRTIME_T, HAVE_MACH_ABSOLUTE_TIME,
+ *   HAVE_MACH_MACH_TIME_H   as in FFTW, for systems without the engine.
+ *
+ * Fallback chains (the first usable one, starting at the configured counter):
+ *   aarch64   PMCCNTR_EL0 -> PMCCNTR_EL0_perf -> CNTVCT_EL0
+ *             -> clock_gettime(CLOCK_MONOTONIC_RAW)
+ *   ARMv7+    PMCCNTR -> CNTVCT -> clock_gettime
+ *   x86       rdtsc -> clock_gettime        riscv64  rdcycle -> rdtime -> clock
+ *   powerpc   mftb -> clock_gettime         s390x    stckf -> clock_gettime
+ *   others    clock_gettime (Linux), or what FFTW's cycle.h used.
+ *
+ * Environment (read once, at the first call):
+ *   CYCLE_COUNTER=NAME  start the chain at NAME (any name of this machine's
+ *                       chain above); it still never dies if NAME traps.  An
+ *                       unknown name is reported once on stderr and ignored.
+ *   CYCLE_DEBUG=1       print one line on stderr naming the counter chosen and
+ *                       why, and one more if it is revoked later.  Nothing is
+ *                       ever printed otherwise.
+ *
+ * How it works.  The first getticks() of the process makes the choice, in
+ * four phases: which candidates read without trapping (each read under a
+ * temporary trap handler, the "guard", that recognises the counter
+ * instructions by their encoding and steps over them), which of those
+ * advance and how fast (a 200 us spin against the clock), which one is
+ * chosen (the first that advances: it defines the unit, and TIME_MIN), and
+ * how a later switch would convert the others' readings into that unit.  The
+ * guard stays installed afterwards only while a counter that can be revoked
+ * is in use (the PMU counters; rdtsc, which prctl(PR_SET_TSC) can turn off;
+ * RISC-V's rdcycle); a read of it that traps later is completed by the guard
+ * with the replacement's reading, and the process switches to the
+ * replacement for good.  On ARM the PMU's user-access register (PMUSERENR,
+ * readable at EL0) is read before the PMU counter, at the choice and at
+ * every later read, so a revocation is normally noticed without any trap:
+ * only one that lands between those two instructions traps.  A PMU counter
+ * that stays readable but stops (Linux 6.1 leaves it so after a perf
+ * session) repeats its value: two equal readings 2 us apart also switch.
+ *
+ * Costs.  getticks() is one load and one compare before the counter read
+ * when the counter in use is the port's inline one, which the kernel never
+ * takes back from a thread: CNTVCT_EL0 on aarch64, CNTVCT on ARMv7, rdtsc,
+ * rdtime, mftb, stckf.  The PMU counters, the perf tier and replacements
+ * after a switch are read through a function call; a PMU read also reads
+ * the access register and compares with the thread's previous reading
+ * (a few dozen instructions on aarch64 in all), and needs to know, once per
+ * thread, that the trap signal is not blocked there (see Signals).  The
+ * choice costs about 250-300 us once per process natively (more under
+ * emulation), three sigprocmask calls and one sigpending.  On x86 the
+ * counter is emitted as "ds rdtsc" (one byte more), and when the clock is
+ * the counter in use, or rdtsc does not work, clock_gettime is the system
+ * call, not the vDSO (which reads the TSC): 50 ns more per reading on bare
+ * metal, a few microseconds in some virtual machines.  In position-
+ * independent code the shared state is reached through the GOT (one more
+ * load).  The guard runs on the program's alternate signal stack when it has
+ * one (SA_ONSTACK) and needs about 6 KiB of it.
+ *
+ * Threads, fork and signal handlers.  One thread makes the choice; the others
+ * wait (sleeping, so a waiter of higher real-time priority cannot starve it).
+ * The chooser runs with every signal blocked except the trap signal, so a
+ * signal handler that calls getticks() cannot interrupt its own thread's
+ * choice and wait for it, and a trap during the choice reaches the guard even
+ * in a thread that blocks every signal.  The choice is owned by a process
+ * id: a child forked while another thread was choosing takes the choice over
+ * instead of waiting for a thread it does not have.  After the choice,
+ * getticks() is async-signal-safe.
+ *
+ * Signals.  The guard handles SIGILL (x86: SIGSEGV) and decodes only what the
+ * kernel raised for the instruction itself (si_code and si_addr checked
+ * before the PC is read: a NULL call is never decoded).  Everything else is
+ * passed on as the kernel would have delivered it to the program's previous
+ * action: SIG_IGN ignores a sent signal, a fault takes the default action
+ * (the guard resets it and returns, so the fault kills the process as
+ * before), a handler runs with the mask the kernel would have set (the
+ * interrupted mask, its sa_mask, the signal unless SA_NODEFER), an
+ * SA_RESETHAND handler runs once.  In a thread that blocks the trap signal a
+ * trap is fatal whatever the handler (the kernel forces the default action),
+ * so PMU counters are never read there: such a thread reads the next counter
+ * in the same unit, as after a revocation.
+ *
+ * Several copies in one process.  Every file that includes this header has
+ * its own static copy of the engine; what they share is one state object
+ * (choice, unit, guard) and one per-thread object, weak, whose names carry the
+ * layout's version (cycle_impl_v2_n<counters> and cycle_impl_v2_t<counters>).
+ * Objects that see one another's symbols (the program and the libraries it
+ * links, Debian's libfftw3, libfftw3f and libfftw3l built apart) share one
+ * choice and one guard whatever each was configured for: the mode names the
+ * counter in use, and a file never reads inline a counter that was not
+ * chosen.  The chain starts at the configured counter of the file whose call
+ * came first.  Objects that do not see each other (dlopen RTLD_LOCAL without
+ * the program having the header, -fvisibility=hidden, another layout version)
+ * keep apart: each makes its own choice and installs its own guard, chaining
+ * to the one before.  A file whose guard is installed removes it when it is
+ * unloaded (dlclose), and the next getticks() of a file that stays installs
+ * its own.
+ *
+ * The perf tier (aarch64, "PMCCNTR_EL0_perf").  Linux 5.17+ lets a task read
+ * PMCCNTR_EL0 while it holds a user-readable perf event, if the admin set
+ * kernel.perf_user_access=1; the kernel sets the access up itself at every
+ * context switch, migration, hotplug and idle exit, so no module is needed.
+ * (Observed on Debian's 6.1: it does not take the access back from a CPU the
+ * task left, but the counter is stopped there.)  The tier is tried only when
+ * the chain reaches it: PMCCNTR_EL0 is configured (or CYCLE_COUNTER names
+ * PMCCNTR_EL0 or PMCCNTR_EL0_perf) and its direct read traps or does not
+ * count; never when the direct read counts, because opening a cycles event
+ * takes the counter from direct readers.  CYCLE_COUNTER=CNTVCT_EL0 skips it.
+ * The thread that makes the choice opens one event (cycles, this thread, any
+ * CPU, user mode only, config1 "long" and "rdpmc", close-on-exec) with a raw
+ * system call, and maps its first page.  Unprivileged users need
+ * kernel.perf_event_paranoid 2 or lower (Debian's default, 3, refuses them
+ * any event: EACCES).  A reading follows the page's sequence lock: the
+ * event's offset plus PMCCNTR_EL0 when the page says the event sits in the
+ * cycle counter now (index 32), else read() on the event.  An mrs that traps
+ * because the task was switched out meanwhile is stepped over by the guard
+ * and retried; it revokes nothing.  It counts the user-mode cycles of that
+ * one thread (not the kernel's, not other tasks', nothing while it sleeps),
+ * continuously across migrations.  Only the opening thread reads the event;
+ * every other thread, and the child of a fork() (the kernel does not copy the
+ * page), reads the next tier (CNTVCT_EL0) scaled into cycles: an interval
+ * measured on one thread is meaningful, one across two threads is not (as
+ * for PMU counters of two CPUs).  The descriptor stays open for the life of
+ * the process.
+ *
+ * Limits (what a header cannot do, and what happens then).
+ *   - A thread that blocks the trap signal after its first getticks() (a
+ *     profiler's handler with sa_mask full, say) keeps the answer of that
+ *     first look.  A revocation is still seen in the access register before
+ *     the read, but one that lands between the two instructions traps with
+ *     the signal blocked, and the kernel kills the process.  Blocking before
+ *     the first call (the sigwait-thread pattern) is safe.  On x86 the check
+ *     is not made (rdtsc is inline): a thread that blocks SIGSEGV and then
+ *     turns its own TSC off dies as it would without this header.
+ *   - The signal action is one per process.  A program that installs its
+ *     own handler for the trap signal after the first getticks() replaces
+ *     the guard (reads keep working until a revocation).  Another thread
+ *     that swaps the action during the choice (OpenSSL-style feature
+ *     probes) can have a probe's trap delivered to its handler; only probes
+ *     of a counter that may trap do that: a granted PMU counter (the access
+ *     register is asked first), ARMv7's CNTVCT, rdtsc under PR_SET_TSC.  It
+ *     can also put back a guard the choice had removed: that stray guard
+ *     passes everything on to the program's action, a guard installed
+ *     later replaces it without chaining to it, and it is removed when its
+ *     file is unloaded.
+ *   - Copies that keep apart chain to each other's guards in the order they
+ *     were installed.  A fork() that cuts one copy's install, followed in
+ *     the child by another copy's first call and then the first copy's,
+ *     can make the two chain to each other: a genuine fault then recurses
+ *     until the stack overflows.  Copies that share one state do not; a
+ *     child whose program replaced the action it inherited from a cut
+ *     choice before its first call (a crash reporter wrapping it) makes
+ *     its choice among counters that cannot trap (clock_gettime).
+ *   - A guard that another handler chained to and that is then unloaded
+ *     leaves that handler's saved action pointing into unmapped code: two
+ *     plugins that each made their own choice (RTLD_LOCAL, hidden
+ *     visibility) must be unloaded in the reverse order of their first
+ *     getticks(), as for any two libraries that chain a signal.
+ *   - A child of vfork() shares the parent's memory but not its signal
+ *     actions: if its first getticks() makes the choice, the parent's state
+ *     says "guard installed" while the parent has none.  POSIX lets a vfork
+ *     child call only _exit and the exec functions; so does this header.
+ *   - While installed, the guard also completes a trapping read of the same
+ *     PMU instruction in the program's own code (x86: only "ds rdtsc").
+ *   - dlclose of the object whose guard is installed while another thread
+ *     reads a revocable counter, at the moment of a revocation: that one
+ *     read's trap goes to the program's action (with none, the process
+ *     dies).
+ *   - A call that interrupts the chooser's own choice cannot happen: its
+ *     signals are blocked, all but the trap signal.  So a fault in the
+ *     chooser, or a seccomp filter's SIGSYS for one of its system calls
+ *     (getpid, sigprocmask, sigpending, sigaction, nanosleep,
+ *     clock_gettime; open, read, close, perf_event_open, mmap and munmap
+ *     for the perf tier), is forced to the default action by the kernel
+ *     instead of reaching the program's handler.  A program whose seccomp filter traps those calls
+ *     makes its first getticks() before installing the filter.
+ *   - A trap signal already pending in the thread at the first call (sent
+ *     and blocked) is not the guard's to take: on ports whose counters can
+ *     trap, no hardware counter is probed then, and that process uses
+ *     clock_gettime.
+ *
+ * Requirements of the engine: Linux, GCC or Clang, and POSIX declarations
+ * (any mode that declares sigaction, e.g. -std=c89 -D_POSIX_C_SOURCE=199309L;
+ * in a strict ISO mode without them aarch64 gets CNTVCT_EL0, x86 rdtsc,
+ * PowerPC mftb, s390x stckf, the rest timespec_get in C11 and no counter in
+ * C99).
+ *
+ * Adding a port: write a CYCLE_IMPL_PORT_* block below (counter names, an
+ * inline read per counter, what each counter is, and optionally the decoder
+ * that recognises a trapping read), and add the counter to the manual above.
+ * A change to cycle_impl_v2_state or cycle_impl_v2_thread renames them.
+ */
+#ifndef CYCLE_H_INCLUDED
+#define CYCLE_H_INCLUDED
+
+#if defined(__cplusplus) || \
+	(defined(__STDC_VERSION__) && __STDC_VERSION__ >= 199901L)
+#define CYCLE_IMPL_INLINE static inline
+#elif defined(__GNUC__)
+#define CYCLE_IMPL_INLINE static __inline__
+#else
+#define CYCLE_IMPL_INLINE static
+#endif
+
+#include <stdint.h>
+#include <time.h>
+#if defined(__linux__) && defined(__GNUC__)
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <ucontext.h>
+#include <unistd.h>
+#endif
+
+/* ------------------------------------------------------------------------
+ * Ports: per architecture, the counters of its chain (clock_gettime, always
+ * last, is added by the engine), how to read each, and what each one is:
+ *   CYCLE_IMPL_NHW            number of hardware counters
+ *   CYCLE_IMPL_CONFIGURED     index the build asked for (the chain's start)
+ *   CYCLE_IMPL_INLINE_INDEX   the counter getticks() reads inline when it
+ *                             is the one chosen: one the kernel never takes
+ *                             back from a thread
+ *   CYCLE_IMPL_GUARDED(i)     the trap guard stays while i is in use (the
+ *                             kernel or the process may revoke it later)
+ *   CYCLE_IMPL_PMU(i)         a PMU counter: read only by threads in which
+ *                             the trap signal is not blocked
+ *   CYCLE_IMPL_CYCLES(i)      counts CPU cycles (not a fixed-rate clock)
+ *   CYCLE_IMPL_NARROW(i)      32 bits wide
+ *   CYCLE_IMPL_ULL_TICKS      ticks is unsigned long long, as in FFTW
+ * ---------------------------------------------------------------------- */
+
+#if defined(__GNUC__) && defined(__aarch64__)
+/* AArch64: the PMU cycle counter read directly, the same counter read
+ * through a perf event (kernel.perf_user_access=1, Linux 5.17+), and the
+ * generic timer's virtual count. */
+#define CYCLE_IMPL_PORT_AARCH64 1
+#define CYCLE_IMPL_NHW 3
+#define CYCLE_IMPL_NAMES "PMCCNTR_EL0", "PMCCNTR_EL0_perf", "CNTVCT_EL0"
+#define CYCLE_IMPL_PERF_INDEX 1
+#define CYCLE_IMPL_INLINE_INDEX 2
+#define CYCLE_IMPL_GUARDED(i) ((i) <= CYCLE_IMPL_PERF_INDEX)
+#define CYCLE_IMPL_PMU(i) ((i) <= CYCLE_IMPL_PERF_INDEX)
+#define CYCLE_IMPL_CYCLES(i) ((i) <= CYCLE_IMPL_PERF_INDEX)
+#define CYCLE_IMPL_NARROW(i) 0
+#if defined(HAVE_ARMV8_PMCCNTR_EL0)
+#define CYCLE_IMPL_CONFIGURED 0
+#else
+#define CYCLE_IMPL_CONFIGURED 2
+#endif
+/* Index 1, the perf tier, is read by the engine, not by an instruction. */
+CYCLE_IMPL_INLINE uint64_t cycle_impl_hw_read(int i)
+{
+	uint64_t v = 0;
+
+	if (i == 0)
+		__asm__ __volatile__("mrs %0, pmccntr_el0" : "=r"(v));
+	else if (i == 2)
+		__asm__ __volatile__("mrs %0, cntvct_el0" : "=r"(v));
+	return v;
+}
+CYCLE_IMPL_INLINE double cycle_impl_hw_nominal_hz(int i)
+{
+	uint64_t f;
+
+	if (i != 2)
+		return 0.0;
+	__asm__ __volatile__("mrs %0, cntfrq_el0" : "=r"(f));
+	return (double)f;
+}
+/* Whether PMCCNTR_EL0 is readable at EL0 now: PMUSERENR_EL0.EN or .CR.
+ * PMUSERENR_EL0 itself is readable at EL0 (a hypervisor without a virtual
+ * PMU may trap it: the guard completes that read with 0). */
+#define CYCLE_IMPL_PMU_ACCESS_MASK 5u
+CYCLE_IMPL_INLINE unsigned cycle_impl_pmu_access(void)
+{
+	uint64_t v;
+
+	__asm__ __volatile__("mrs %0, pmuserenr_el0" : "=r"(v));
+	return (unsigned)v & CYCLE_IMPL_PMU_ACCESS_MASK;
+}
+
+#elif defined(__GNUC__) && defined(__arm__) && defined(__ARM_ARCH) && \
+	__ARM_ARCH >= 7 && \
+	(!defined(__ARM_ARCH_PROFILE) || __ARM_ARCH_PROFILE == 'A')
+/* 32-bit ARMv7-A and later: CP15 PMU cycle counter and generic timer. */
+#define CYCLE_IMPL_PORT_ARMV7 1
+#define CYCLE_IMPL_NHW 2
+#define CYCLE_IMPL_NAMES "PMCCNTR", "CNTVCT"
+#define CYCLE_IMPL_INLINE_INDEX 1
+#define CYCLE_IMPL_GUARDED(i) ((i) == 0) /* Linux clears PMUSERENR */
+#define CYCLE_IMPL_PMU(i) ((i) == 0)
+#define CYCLE_IMPL_CYCLES(i) ((i) == 0)
+#define CYCLE_IMPL_NARROW(i) ((i) == 0) /* PMCCNTR is 32 bits */
+#define CYCLE_IMPL_HAS_NARROW 1
+#if defined(HAVE_ARMV7A_PMCCNTR)
+#define CYCLE_IMPL_CONFIGURED 0
+#else
+#define CYCLE_IMPL_CONFIGURED 1
+#endif
+CYCLE_IMPL_INLINE uint64_t cycle_impl_hw_read(int i)
+{
+	uint32_t lo, hi;
+
+	if (i == 0) {
+		__asm__ __volatile__("mrc p15, 0, %0, c9, c13, 0" : "=r"(lo));
+		return lo;
+	}
+	__asm__ __volatile__("mrrc p15, 1, %0, %1, c14"
+			     : "=r"(lo), "=r"(hi));
+	return (uint64_t)hi << 32 | lo;
+}
+CYCLE_IMPL_INLINE double cycle_impl_hw_nominal_hz(int i)
+{
+	uint32_t f;
+
+	/* CNTFRQ is readable from user space where CNTVCT is: ask only
+	 * after a CNTVCT read succeeded. */
+	if (i != 1)
+		return 0.0;
+	__asm__ __volatile__("mrc p15, 0, %0, c14, c0, 0" : "=r"(f));
+	return (double)f;
+}
+/* Whether PMCCNTR is readable at PL0 now: PMUSERENR.EN (ARMv7), or .CR
+ * (ARMv8 in AArch32).  PMUSERENR is readable at PL0. */
+#define CYCLE_IMPL_PMU_ACCESS_MASK 5u
+CYCLE_IMPL_INLINE unsigned cycle_impl_pmu_access(void)
+{
+	uint32_t v;
+
+	__asm__ __volatile__("mrc p15, 0, %0, c9, c14, 0" : "=r"(v));
+	return v & CYCLE_IMPL_PMU_ACCESS_MASK;
+}
+
+#elif defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+/* x86: the time-stamp counter (faults if the thread set PR_TSC_SIGSEGV).
+ * It is emitted as "ds rdtsc" (3e 0f 31: the prefix changes nothing), so
+ * that the guard completes only this header's reads, never an rdtsc of the
+ * vDSO or of the program. */
+#define CYCLE_IMPL_PORT_X86 1
+#define CYCLE_IMPL_NHW 1
+#define CYCLE_IMPL_NAMES "rdtsc"
+#define CYCLE_IMPL_INLINE_INDEX 0
+#define CYCLE_IMPL_GUARDED(i) ((i) == 0) /* PR_SET_TSC may come later */
+#define CYCLE_IMPL_PMU(i) 0
+#define CYCLE_IMPL_CYCLES(i) ((i) == 0)
+#define CYCLE_IMPL_NARROW(i) 0
+#define CYCLE_IMPL_CONFIGURED 0
+#define CYCLE_IMPL_ULL_TICKS 1
+#define CYCLE_IMPL_CYCLE_TIME_MIN 5000.0 /* FFTW's value for x86 */
+CYCLE_IMPL_INLINE uint64_t cycle_impl_hw_read(int i)
+{
+	uint32_t lo, hi;
+
+	(void)i;
+	__asm__ __volatile__(".byte 0x3e\n\trdtsc" : "=a"(lo), "=d"(hi));
+	return (uint64_t)hi << 32 | lo;
+}
+CYCLE_IMPL_INLINE double cycle_impl_hw_nominal_hz(int i)
+{
+	(void)i;
+	return 0.0;
+}
+
+#elif defined(__GNUC__) && defined(__riscv) && __riscv_xlen == 64
+/* RISC-V: Linux 6.6+ makes rdcycle trap by default (and the sysctl
+ * kernel.perf_user_access can take it back at any time); rdtime does not. */
+#define CYCLE_IMPL_PORT_RISCV 1
+#define CYCLE_IMPL_NHW 2
+#define CYCLE_IMPL_NAMES "rdcycle", "rdtime"
+#define CYCLE_IMPL_INLINE_INDEX 1
+#define CYCLE_IMPL_GUARDED(i) ((i) == 0)
+#define CYCLE_IMPL_PMU(i) ((i) == 0)
+#define CYCLE_IMPL_CYCLES(i) ((i) == 0)
+#define CYCLE_IMPL_NARROW(i) 0
+#define CYCLE_IMPL_CONFIGURED 0
+CYCLE_IMPL_INLINE uint64_t cycle_impl_hw_read(int i)
+{
+	uint64_t v;
+
+	if (i == 0)
+		__asm__ __volatile__("rdcycle %0" : "=r"(v));
+	else
+		__asm__ __volatile__("rdtime %0" : "=r"(v));
+	return v;
+}
+CYCLE_IMPL_INLINE double cycle_impl_hw_nominal_hz(int i)
+{
+	(void)i;
+	return 0.0;
+}
+
+#elif defined(__GNUC__) && (defined(__powerpc__) || defined(__ppc__))
+/* PowerPC: the time base. */
+#define CYCLE_IMPL_PORT_PPC 1
+#define CYCLE_IMPL_NHW 1
+#define CYCLE_IMPL_NAMES "mftb"
+#define CYCLE_IMPL_INLINE_INDEX 0
+#define CYCLE_IMPL_GUARDED(i) 0
+#define CYCLE_IMPL_PMU(i) 0
+#define CYCLE_IMPL_CYCLES(i) 0
+#define CYCLE_IMPL_NARROW(i) 0
+#define CYCLE_IMPL_CONFIGURED 0
+#define CYCLE_IMPL_ULL_TICKS 1
+CYCLE_IMPL_INLINE uint64_t cycle_impl_hw_read(int i)
+{
+	(void)i;
+#if defined(__powerpc64__)
+	{
+		uint64_t tb;
+
+		__asm__ __volatile__("mftb %0" : "=r"(tb));
+		return tb;
+	}
+#else
+	{
+		uint32_t hi, lo, hi2;
+
+		do { /* the upper half may tick between the two reads */
+			__asm__ __volatile__("mftbu %0" : "=r"(hi));
+			__asm__ __volatile__("mftb %0" : "=r"(lo));
+			__asm__ __volatile__("mftbu %0" : "=r"(hi2));
+		} while (hi != hi2);
+		return (uint64_t)hi << 32 | lo;
+	}
+#endif
+}
+CYCLE_IMPL_INLINE double cycle_impl_hw_nominal_hz(int i)
+{
+	(void)i;
+	return 0.0;
+}
+
+#elif defined(__GNUC__) && defined(__s390x__)
+/* s390x: the TOD clock (bit 51 ticks every microsecond). */
+#define CYCLE_IMPL_PORT_S390 1
+#define CYCLE_IMPL_NHW 1
+#define CYCLE_IMPL_NAMES "stckf"
+#define CYCLE_IMPL_INLINE_INDEX 0
+#define CYCLE_IMPL_GUARDED(i) 0
+#define CYCLE_IMPL_PMU(i) 0
+#define CYCLE_IMPL_CYCLES(i) 0
+#define CYCLE_IMPL_NARROW(i) 0
+#define CYCLE_IMPL_CONFIGURED 0
+#define CYCLE_IMPL_ULL_TICKS 1
+CYCLE_IMPL_INLINE uint64_t cycle_impl_hw_read(int i)
+{
+	uint64_t tod;
+
+	(void)i;
+	__asm__ __volatile__("stckf %0" : "=Q"(tod) : : "cc");
+	return tod;
+}
+CYCLE_IMPL_INLINE double cycle_impl_hw_nominal_hz(int i)
+{
+	(void)i;
+	return 4096.0e6;
+}
+
+#else
+/* No hardware counter known here: clock_gettime only, if the engine runs. */
+#define CYCLE_IMPL_NHW 0
+#define CYCLE_IMPL_CONFIGURED 0
+#endif
+
+/* FFTW's tick type: unsigned long long where FFTW 3.3.10 had it (x86,
+ * PowerPC, s390), uint64_t elsewhere (its ARM and RISC-V blocks). */
+#if defined(CYCLE_IMPL_ULL_TICKS)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wlong-long" /* C++98, C89 -pedantic */
+__extension__ typedef unsigned long long cycle_impl_ticks;
+#pragma GCC diagnostic pop
+#else
+typedef uint64_t cycle_impl_ticks;
+#endif
+
+/* ------------------------------------------------------------------------
+ * The run-time engine: Linux, GCC-compatible compiler, POSIX visible.
+ * ---------------------------------------------------------------------- */
+
+#if defined(__linux__) && defined(__GNUC__) && defined(SA_SIGINFO) && \
+	defined(CLOCK_MONOTONIC)
+#define CYCLE_IMPL_ENGINE 1
+
+#ifdef CLOCK_MONOTONIC_RAW
+#define CYCLE_IMPL_CLOCK CLOCK_MONOTONIC_RAW
+#else
+#define CYCLE_IMPL_CLOCK CLOCK_MONOTONIC
+#endif
+
+typedef cycle_impl_ticks ticks;
+#define HAVE_TICK_COUNTER 1
+
+#if defined(CYCLE_IMPL_PERF_INDEX)
+#define CYCLE_IMPL_PERF_INDEX_OR_NONE CYCLE_IMPL_PERF_INDEX
+#else
+#define CYCLE_IMPL_PERF_INDEX_OR_NONE (-1)
+#endif
+
+/* Index of clock_gettime, the last link of every chain. */
+#define CYCLE_IMPL_NCOUNTERS (CYCLE_IMPL_NHW + 1)
+#define CYCLE_IMPL_CLOCK_INDEX CYCLE_IMPL_NHW
+
+/* cycle_impl_state.mode: how getticks() reads now.  READY + i: counter i,
+ * the one chosen, whose readings are ticks; CONVERTED + i: counter i, a
+ * replacement whose readings are converted into the chosen one's unit. */
+#define CYCLE_IMPL_UNINIT 0
+#define CYCLE_IMPL_REGUARD 1 /* the guard left with its DSO: put it back */
+#define CYCLE_IMPL_READY 16
+#define CYCLE_IMPL_CONVERTED 32
+#define CYCLE_IMPL_INDEX_OF(mode) ((mode) & 15)
+
+/* cycle_impl_decode(): the read of the PMU's access register trapped. */
+#define CYCLE_IMPL_ACCESS_REGISTER 100
+
+/* cycle_impl_state.status[]. */
+#define CYCLE_IMPL_UNTESTED 0
+#define CYCLE_IMPL_AVAILABLE 1
+#define CYCLE_IMPL_TRAPS 2
+#define CYCLE_IMPL_FROZEN 3
+
+/* cycle_impl_state.perf_state: the perf tier's event, opened at most once
+ * per process, by the thread that probes it first. */
+#define CYCLE_IMPL_PERF_UNTRIED 0
+#define CYCLE_IMPL_PERF_OPEN 1       /* event open, page mapped, idx 32 seen */
+#define CYCLE_IMPL_PERF_NO_SYSCTL 2  /* no perf_user_access: not arm64 5.17+ */
+#define CYCLE_IMPL_PERF_SYSCTL_OFF 3 /* kernel.perf_user_access is not 1 */
+#define CYCLE_IMPL_PERF_OPEN_FAILED 4 /* perf_event_open: see perf_errno */
+#define CYCLE_IMPL_PERF_MMAP_FAILED 5 /* mmap of the page: see perf_errno */
+#define CYCLE_IMPL_PERF_NO_RDPMC 6   /* the page offers no PMCCNTR_EL0 read */
+#define CYCLE_IMPL_PERF_DIRECT 7     /* not tried: PMCCNTR_EL0 reads directly */
+#define CYCLE_IMPL_PERF_BUSY (-1)    /* being opened */
+
+/* How long the choice watches the counters advance: long enough for a
+ * 24 MHz timer to tick thousands of times, short enough not to be noticed. */
+#define CYCLE_IMPL_CALIBRATE_NS 200000
+/* FFTW's shortest measurement for counters that are clocks: 2 us of ticks
+ * (FFTW's 5000 x86 cycles at 2.5 GHz), and never less than FFTW's 100. */
+#define CYCLE_IMPL_TIME_MIN_S 2e-6
+#define CYCLE_IMPL_TIME_MIN_TICKS 100.0
+/* How far readings after a revocation are set back: far enough that an
+ * interval straddling it is negative for 2^62 ticks (146 years at 1 GHz). */
+#define CYCLE_IMPL_SETBACK ((uint64_t)1 << 62)
+
+/* Atomics on int.  Where int is not lock-free (32-bit ARM before ARMv6)
+ * clang turns the __atomic builtins into calls to libatomic, which a
+ * header-only drop-in cannot ask for; the __sync builtins are in libgcc,
+ * which implements them with the Linux kernel's helpers.  Each is a full
+ * barrier, more than the orders asked for, and those machines only have
+ * clock_gettime anyway. */
+#if defined(__clang__) && defined(__GCC_ATOMIC_INT_LOCK_FREE) && \
+	__GCC_ATOMIC_INT_LOCK_FREE < 2
+#define CYCLE_IMPL_LOAD(p, order) __sync_fetch_and_add((p), 0)
+#define CYCLE_IMPL_STORE(p, v, order) \
+	((void)__sync_lock_test_and_set((p), (v)), __sync_synchronize())
+#define CYCLE_IMPL_ADD(p, v, order) __sync_add_and_fetch((p), (v))
+#define CYCLE_IMPL_CAS(p, expected, desired) \
+	cycle_impl_sync_cas((p), (expected), (desired))
+CYCLE_IMPL_INLINE int cycle_impl_sync_cas(int *p, int *expected, int desired)
+{
+	int old = __sync_val_compare_and_swap(p, *expected, desired);
+	int swapped = old == *expected;
+
+	*expected = old;
+	return swapped;
+}
+#else
+#define CYCLE_IMPL_LOAD(p, order) __atomic_load_n((p), (order))
+#define CYCLE_IMPL_STORE(p, v, order) __atomic_store_n((p), (v), (order))
+#define CYCLE_IMPL_ADD(p, v, order) __atomic_add_fetch((p), (v), (order))
+#define CYCLE_IMPL_CAS(p, expected, desired) \
+	__atomic_compare_exchange_n((p), (expected), (desired), 0, \
+				    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)
+#endif
+#define CYCLE_IMPL_RELAXED __ATOMIC_RELAXED
+#define CYCLE_IMPL_ACQUIRE __ATOMIC_ACQUIRE
+#define CYCLE_IMPL_RELEASE __ATOMIC_RELEASE
+
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 5
+#define CYCLE_IMPL_LIKELY(x) (x)
+#else
+#define CYCLE_IMPL_LIKELY(x) __builtin_expect(!!(x), 1)
+#endif
+/* The large, rarely called functions: static, never inlined. */
+#define CYCLE_IMPL_NOINLINE static __attribute__((noinline, unused))
+/* XSI flags, which a strict POSIX mode may not name (Linux's values). */
+#ifdef SA_RESETHAND
+#define CYCLE_IMPL_SA_RESETHAND SA_RESETHAND
+#else
+#define CYCLE_IMPL_SA_RESETHAND 0x80000000u
+#endif
+#ifdef SA_NODEFER
+#define CYCLE_IMPL_SA_NODEFER SA_NODEFER
+#else
+#define CYCLE_IMPL_SA_NODEFER 0x40000000u
+#endif
+
+/* After a revocation, readings y of counter i become ticks as
+ * base + scale * (y - origin); see cycle_impl_convert(). */
+struct cycle_impl_conversion {
+	uint64_t origin;
+	uint64_t base;
+	double scale;
+};
+
+typedef void (*cycle_impl_handler)(int, siginfo_t *, void *);
+
+/* The state one process shares: one choice, one unit, one guard.  Every
+ * file that includes this header defines it weak; the dynamic linker gives
+ * all the objects that see one another's symbols the same one.  Its name
+ * carries the layout's version (and the number of hardware counters, which
+ * differs between 32-bit ARM builds for ARMv6 and ARMv7): a header with a
+ * different layout must use another name, and then keeps its own state and
+ * its own choice in the same process.  Everything else is static. */
+struct cycle_impl_v2_state {
+	int mode;     /* see CYCLE_IMPL_READY */
+	int resume;   /* the mode that REGUARD goes back to */
+	int chooser;  /* pid of the process of the choosing thread, or 0 */
+	int chosen;   /* index chosen at the first call; defines the unit */
+	int narrow;   /* ticks are 32-bit readings, an epoch above them */
+	int debug;    /* CYCLE_DEBUG was set */
+	unsigned traps; /* counter reads completed by the guard, ever */
+	double time_min; /* TIME_MIN for the chosen unit */
+	int status[CYCLE_IMPL_NCOUNTERS];
+	double hz[CYCLE_IMPL_NCOUNTERS];
+	struct cycle_impl_conversion conv[CYCLE_IMPL_NCOUNTERS];
+	cycle_impl_handler installed; /* the guard installed now, or NULL */
+	cycle_impl_handler installer; /* the last guard set, kept after its
+				       * removal: a copy of it put back is
+				       * known for a guard, not saved */
+	struct sigaction previous;    /* the action it replaced: chained to */
+	int perf_state;  /* CYCLE_IMPL_PERF_* : the perf tier's event */
+	int perf_errno;  /* why perf_event_open or mmap failed */
+	int perf_fd;     /* the event, read() when the page says so */
+	volatile void *perf_page; /* the event's first page, mmap'ed */
+	volatile int *perf_alive; /* 1, but 0 in a child of fork() */
+};
+
+/* Per thread, shared like the state.  (A change renames it too.) */
+struct cycle_impl_v2_thread {
+	int trap_ok;       /* 0 unknown, 1 trap signal unblocked, 2 blocked */
+	int probing;       /* a probe reads: a trap revokes nothing */
+	int no_traps;      /* the trap signal is pending: probe nothing that
+			    * traps (its delivery would be the program's) */
+	unsigned probe_traps; /* probe reads that trapped */
+	int perf_mine;     /* this thread opened the perf event */
+	int perf_reading;  /* inside the mrs of a perf read */
+	unsigned perf_trapped; /* such mrs that trapped */
+	uint64_t last_pmu;  /* the last PMU reading: a stopped counter repeats */
+};
+
+#define CYCLE_IMPL_PASTE2(a, b) a##b
+#define CYCLE_IMPL_PASTE(a, b) CYCLE_IMPL_PASTE2(a, b)
+#define cycle_impl_state CYCLE_IMPL_PASTE(cycle_impl_v2_n, CYCLE_IMPL_NHW)
+#define cycle_impl_self CYCLE_IMPL_PASTE(cycle_impl_v2_t, CYCLE_IMPL_NHW)
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+__attribute__((weak)) struct cycle_impl_v2_state cycle_impl_state;
+__attribute__((weak)) __thread struct cycle_impl_v2_thread cycle_impl_self;
+#ifdef __cplusplus
+}
+#endif
+
+/* --- Recognising and completing a trapping read, per port. ---------------
+ * cycle_impl_decode() returns the counter index of the instruction at the
+ * faulting PC (or -1) and where its result goes, for a signal that the
+ * kernel raised for that very instruction (checked from si_code and
+ * si_addr before the PC is read); cycle_impl_complete() writes the value
+ * there and steps over the instruction.  The register file is the kernel's
+ * sigcontext at uc_mcontext, mirrored here so that no libc feature macro is
+ * needed to name its fields. */
+
+#if defined(CYCLE_IMPL_PORT_AARCH64)
+#define CYCLE_IMPL_TRAP_SIGNAL SIGILL
+struct cycle_impl_regs {
+	uint64_t fault_address;
+	uint64_t x[31];
+	uint64_t sp;
+	uint64_t pc;
+};
+CYCLE_IMPL_INLINE struct cycle_impl_regs *cycle_impl_regs_of(void *context)
+{
+	return (struct cycle_impl_regs *)(void *)
+		&((ucontext_t *)context)->uc_mcontext;
+}
+CYCLE_IMPL_INLINE int cycle_impl_decode(const siginfo_t *info, void *context,
+					int *reg)
+{
+	struct cycle_impl_regs *r = cycle_impl_regs_of(context);
+	uint32_t insn;
+
+	/* An undefined instruction: ILL_ILLOPC from Linux, ILL_ILLOPN from
+	 * qemu-user; si_addr is the instruction. */
+	if (info->si_code <= 0 || (uintptr_t)info->si_addr != r->pc)
+		return -1;
+	insn = *(const uint32_t *)(uintptr_t)r->pc;
+#if defined(__AARCH64EB__)
+	insn = __builtin_bswap32(insn); /* instructions are little-endian */
+#endif
+	*reg = (int)(insn & 0x1f);
+	if ((insn & 0xffffffe0u) == 0xd53b9d00u) /* mrs Xt, PMCCNTR_EL0 */
+		return 0;
+	if ((insn & 0xffffffe0u) == 0xd53b9e00u) /* mrs Xt, PMUSERENR_EL0 */
+		return CYCLE_IMPL_ACCESS_REGISTER;
+	if ((insn & 0xffffffe0u) == 0xd53be040u) /* mrs Xt, CNTVCT_EL0 */
+		return 2;
+	return -1;
+}
+CYCLE_IMPL_INLINE void cycle_impl_complete(void *context, int reg,
+					   uint64_t value)
+{
+	struct cycle_impl_regs *r = cycle_impl_regs_of(context);
+
+	if (reg != 31) /* xzr */
+		r->x[reg] = value;
+	r->pc += 4;
+}
+
+#elif defined(CYCLE_IMPL_PORT_ARMV7)
+#define CYCLE_IMPL_TRAP_SIGNAL SIGILL
+struct cycle_impl_regs {
+	unsigned long trap_no, error_code, oldmask;
+	unsigned long r[16]; /* r0-r10, fp, ip, sp, lr, pc */
+	unsigned long cpsr;
+};
+CYCLE_IMPL_INLINE struct cycle_impl_regs *cycle_impl_regs_of(void *context)
+{
+	return (struct cycle_impl_regs *)(void *)
+		&((ucontext_t *)context)->uc_mcontext;
+}
+CYCLE_IMPL_INLINE uint32_t cycle_impl_insn(const struct cycle_impl_regs *r)
+{
+	uint32_t insn;
+
+	if (r->cpsr & 0x20) { /* Thumb: two halfwords, the first one high */
+		const uint16_t *hw = (const uint16_t *)(uintptr_t)r->r[15];
+		uint16_t h1 = hw[0], h2 = 0;
+
+#if defined(__ARMEB__)
+		h1 = __builtin_bswap16(h1); /* instructions are little-endian */
+#endif
+		/* The second halfword only for a 32-bit encoding: a 16-bit
+		 * UDF may end the last mapped page. */
+		if ((h1 >> 11) >= 0x1d) {
+			h2 = hw[1];
+#if defined(__ARMEB__)
+			h2 = __builtin_bswap16(h2);
+#endif
+		}
+		insn = (uint32_t)h1 << 16 | h2;
+	} else {
+		insn = *(const uint32_t *)(uintptr_t)r->r[15];
+#if defined(__ARMEB__)
+		insn = __builtin_bswap32(insn);
+#endif
+	}
+	return insn;
+}
+/* *reg gets Rt, and for MRRC also Rt2 (bits 19:16) in bits 8 and up. */
+CYCLE_IMPL_INLINE int cycle_impl_decode(const siginfo_t *info, void *context,
+					int *reg)
+{
+	struct cycle_impl_regs *r = cycle_impl_regs_of(context);
+	uint32_t insn;
+
+	if (info->si_code <= 0 || (uintptr_t)info->si_addr != r->r[15])
+		return -1;
+	insn = cycle_impl_insn(r);
+	*reg = (int)((insn >> 12) & 0xf);
+	if ((insn & 0xffff0fffu) == 0xee190f1du) /* mrc p15,0,Rt,c9,c13,0 */
+		return 0;
+	if ((insn & 0xffff0fffu) == 0xee190f1eu) /* mrc p15,0,Rt,c9,c14,0 */
+		return CYCLE_IMPL_ACCESS_REGISTER;
+	if ((insn & 0xfff00fffu) == 0xec500f1eu) { /* mrrc p15,1,Rt,Rt2,c14 */
+		*reg |= (int)((insn >> 16) & 0xf) << 8 | 0x10000;
+		return 1;
+	}
+	return -1;
+}
+CYCLE_IMPL_INLINE void cycle_impl_complete(void *context, int reg,
+					   uint64_t value)
+{
+	struct cycle_impl_regs *r = cycle_impl_regs_of(context);
+	int rt = reg & 0xf, rt2 = (reg >> 8) & 0xf;
+
+	if (rt < 15)
+		r->r[rt] = (unsigned long)(uint32_t)value;
+	if ((reg & 0x10000) && rt2 < 15)
+		r->r[rt2] = (unsigned long)(uint32_t)(value >> 32);
+	r->r[15] += 4; /* both encodings are 32 bits, in ARM and in Thumb */
+}
+
+#elif defined(CYCLE_IMPL_PORT_X86)
+#define CYCLE_IMPL_TRAP_SIGNAL SIGSEGV
+#if defined(__x86_64__)
+struct cycle_impl_regs {
+	uint64_t r8_15[8], di, si, bp, bx, dx, ax, cx, sp, ip;
+};
+#else
+struct cycle_impl_regs {
+	uint32_t gs, fs, es, ds, di, si, bp, sp, bx, dx, cx, ax;
+	uint32_t trapno, err, ip;
+};
+#endif
+CYCLE_IMPL_INLINE struct cycle_impl_regs *cycle_impl_regs_of(void *context)
+{
+	return (struct cycle_impl_regs *)(void *)
+		&((ucontext_t *)context)->uc_mcontext;
+}
+CYCLE_IMPL_INLINE int cycle_impl_decode(const siginfo_t *info, void *context,
+					int *reg)
+{
+	const unsigned char *p;
+
+	/* A disabled rdtsc is a general protection fault: SI_KERNEL, no
+	 * address.  A page fault (a NULL call, a bad pointer) never is, and
+	 * its PC need not be readable. */
+	if (info->si_code != 0x80 /* SI_KERNEL */)
+		return -1;
+	p = (const unsigned char *)(uintptr_t)cycle_impl_regs_of(context)->ip;
+	*reg = 0;
+	return p[0] == 0x3e && p[1] == 0x0f && p[2] == 0x31 ? 0 : -1;
+}
+CYCLE_IMPL_INLINE void cycle_impl_complete(void *context, int reg,
+					   uint64_t value)
+{
+	struct cycle_impl_regs *r = cycle_impl_regs_of(context);
+
+	(void)reg;
+	r->ax = (uint32_t)value;
+	r->dx = (uint32_t)(value >> 32);
+	r->ip += 3; /* ds rdtsc */
+}
+
+#elif defined(CYCLE_IMPL_PORT_RISCV)
+#define CYCLE_IMPL_TRAP_SIGNAL SIGILL
+struct cycle_impl_regs {
+	uint64_t pc;
+	uint64_t x[31]; /* x1..x31 */
+};
+CYCLE_IMPL_INLINE struct cycle_impl_regs *cycle_impl_regs_of(void *context)
+{
+	return (struct cycle_impl_regs *)(void *)
+		&((ucontext_t *)context)->uc_mcontext;
+}
+CYCLE_IMPL_INLINE int cycle_impl_decode(const siginfo_t *info, void *context,
+					int *reg)
+{
+	struct cycle_impl_regs *r = cycle_impl_regs_of(context);
+	uint32_t insn;
+
+	if (info->si_code <= 0 || (uintptr_t)info->si_addr != r->pc)
+		return -1;
+	insn = *(const uint32_t *)(uintptr_t)r->pc;
+	*reg = (int)((insn >> 7) & 0x1f);
+	if ((insn & 0xfffff07fu) == 0xc0002073u) /* csrrs rd, cycle, x0 */
+		return 0;
+	if ((insn & 0xfffff07fu) == 0xc0102073u) /* csrrs rd, time, x0 */
+		return 1;
+	return -1;
+}
+CYCLE_IMPL_INLINE void cycle_impl_complete(void *context, int reg,
+					   uint64_t value)
+{
+	struct cycle_impl_regs *r = cycle_impl_regs_of(context);
+
+	if (reg != 0)
+		r->x[reg - 1] = value;
+	r->pc += 4;
+}
+#endif /* ports with a decoder */
+
+/* Ports without a decoder: their counters never trap. */
+#ifndef CYCLE_IMPL_TRAP_SIGNAL
+#define CYCLE_IMPL_TRAP_SIGNAL 0
+CYCLE_IMPL_INLINE int cycle_impl_decode(const siginfo_t *info, void *context,
+					int *reg)
+{
+	(void)info;
+	(void)context;
+	*reg = 0;
+	return -1;
+}
+CYCLE_IMPL_INLINE void cycle_impl_complete(void *context, int reg,
+					   uint64_t value)
+{
+	(void)context;
+	(void)reg;
+	(void)value;
+}
+#endif
+
+#if CYCLE_IMPL_NHW == 0
+CYCLE_IMPL_INLINE uint64_t cycle_impl_hw_read(int i)
+{
+	(void)i;
+	return 0;
+}
+CYCLE_IMPL_INLINE double cycle_impl_hw_nominal_hz(int i)
+{
+	(void)i;
+	return 0.0;
+}
+#define CYCLE_IMPL_INLINE_INDEX 0
+#define CYCLE_IMPL_GUARDED(i) 0
+#define CYCLE_IMPL_PMU(i) 0
+#define CYCLE_IMPL_CYCLES(i) 0
+#define CYCLE_IMPL_NARROW(i) 0
+#endif
+
+CYCLE_IMPL_NOINLINE ticks cycle_impl_slow(int configured);
+
+/* --- The classic API. ------------------------------------------------- */
+
+/* One load and one compare before the counter: the mode names the counter
+ * that may be read inline, so a file built for another counter (another
+ * library, another configuration) never reads one that was not chosen. */
+CYCLE_IMPL_INLINE ticks getticks(void)
+{
+#if CYCLE_IMPL_NHW > 0
+	if (CYCLE_IMPL_LIKELY(CYCLE_IMPL_LOAD(&cycle_impl_state.mode,
+					      CYCLE_IMPL_RELAXED) ==
+			      CYCLE_IMPL_READY + CYCLE_IMPL_INLINE_INDEX))
+		return (ticks)cycle_impl_hw_read(CYCLE_IMPL_INLINE_INDEX);
+#endif
+	return cycle_impl_slow(CYCLE_IMPL_CONFIGURED);
+}
+
+CYCLE_IMPL_INLINE double elapsed(ticks t1, ticks t0)
+{
+	/* Modular difference: survives a counter wrap, and an interval that
+	 * straddles a revocation (see cycle_impl_convert) comes out negative.
+	 * ARMv7's 32-bit PMCCNTR: the readings are the low 32 bits; the
+	 * replacement's carry an epoch above them, so that an interval across
+	 * the switch is recognised at any distance from it. */
+#if defined(CYCLE_IMPL_HAS_NARROW)
+	if (CYCLE_IMPL_LOAD(&cycle_impl_state.narrow, CYCLE_IMPL_RELAXED)) {
+		if ((t1 ^ t0) >> 32)
+			return -(double)CYCLE_IMPL_SETBACK;
+		return (double)(int32_t)(uint32_t)(t1 - t0);
+	}
+#endif
+	return (double)(int64_t)(t1 - t0);
+}
+
+/* --- The engine: static, so every object keeps its own code. ---------- */
+
+CYCLE_IMPL_INLINE const char *cycle_impl_name(int index)
+{
+#if CYCLE_IMPL_NHW > 0
+	static const char *const names[] = {CYCLE_IMPL_NAMES, "clock_gettime"};
+#else
+	static const char *const names[] = {"clock_gettime"};
+#endif
+
+	if (index < 0 || index >= CYCLE_IMPL_NCOUNTERS)
+		return "none";
+	return names[index];
+}
+
+/* Index of a counter name (case-insensitive), or -1. */
+CYCLE_IMPL_INLINE int cycle_impl_lookup(const char *name)
+{
+	int i;
+
+	for (i = 0; i < CYCLE_IMPL_NCOUNTERS; i++) {
+		const char *a = cycle_impl_name(i), *b = name;
+
+		while (*a && (*a | 0x20) == (*b | 0x20)) {
+			a++;
+			b++;
+		}
+		if (*a == '\0' && *b == '\0')
+			return i;
+	}
+	return -1;
+}
+
+/* Text for CYCLE_DEBUG, without stdio (this runs in signal handlers too,
+ * and strict modes do not declare snprintf). */
+CYCLE_IMPL_INLINE void cycle_impl_cat(char *buf, size_t size, size_t *n,
+				      const char *text)
+{
+	while (*text && *n + 1 < size)
+		buf[(*n)++] = *text++;
+	buf[*n] = '\0';
+}
+
+CYCLE_IMPL_INLINE void cycle_impl_cat_int(char *buf, size_t size, size_t *n,
+					  long value)
+{
+	char digits[24];
+	int k = (int)sizeof(digits) - 1;
+	unsigned long v = value < 0 ? 0ul - (unsigned long)value
+				    : (unsigned long)value;
+
+	digits[k] = '\0';
+	do
+		digits[--k] = (char)('0' + v % 10);
+	while ((v /= 10) != 0 && k > 1);
+	if (value < 0)
+		digits[--k] = '-';
+	cycle_impl_cat(buf, size, n, digits + k);
+}
+
+CYCLE_IMPL_INLINE void cycle_impl_say(const char *text)
+{
+	ssize_t n = write(2, text, strlen(text));
+
+	(void)n;
+}
+
+/* clock_gettime.  On x86 the vDSO's reads the TSC and faults where the
+ * process turned rdtsc off: there the system call answers instead, when
+ * rdtsc is known not to work, or when the clock is the counter in use (a
+ * revocation of the TSC would come without warning). */
+CYCLE_IMPL_INLINE uint64_t cycle_impl_clock(void)
+{
+	struct timespec ts;
+
+#if defined(CYCLE_IMPL_PORT_X86)
+	long ret;
+#if defined(__x86_64__)
+#if defined(__ILP32__)
+	long nr = 0x40000000L | 228; /* x32 */
+#else
+	long nr = 228;
+#endif
+#else
+	/* clock_gettime64 for a 64-bit time_t, the old call otherwise. */
+	long nr = sizeof(ts.tv_sec) == 8 ? 403 : 265;
+#endif
+	if (CYCLE_IMPL_LOAD(&cycle_impl_state.status[0], CYCLE_IMPL_RELAXED) !=
+		    CYCLE_IMPL_AVAILABLE ||
+	    CYCLE_IMPL_INDEX_OF(CYCLE_IMPL_LOAD(&cycle_impl_state.mode,
+						CYCLE_IMPL_RELAXED)) ==
+		    CYCLE_IMPL_CLOCK_INDEX) {
+#if defined(__x86_64__)
+		__asm__ __volatile__("syscall"
+				     : "=a"(ret)
+				     : "0"(nr), "D"((long)CYCLE_IMPL_CLOCK),
+				       "S"(&ts)
+				     : "rcx", "r11", "memory");
+#else
+		__asm__ __volatile__("int $0x80"
+				     : "=a"(ret)
+				     : "0"(nr), "b"((long)CYCLE_IMPL_CLOCK),
+				       "c"(&ts)
+				     : "memory");
+#endif
+		(void)ret;
+		return (uint64_t)ts.tv_sec * 1000000000u +
+		       (uint64_t)ts.tv_nsec;
+	}
+#endif
+	clock_gettime(CYCLE_IMPL_CLOCK, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Whether the trap signal is unblocked in this thread, asked once per
+ * thread: a trap in a thread that blocks it is fatal whatever the handler
+ * (the kernel forces the default action), so PMU counters, which the
+ * kernel may revoke at any instruction, are not read there. */
+CYCLE_IMPL_INLINE int cycle_impl_trap_unblocked(void)
+{
+	struct cycle_impl_v2_thread *t = &cycle_impl_self;
+
+	if (CYCLE_IMPL_TRAP_SIGNAL == 0 || t->probing)
+		return 1; /* the chooser unblocks it (cycle_impl_settle) */
+	if (t->trap_ok == 0) {
+		sigset_t now;
+
+		sigemptyset(&now);
+		sigprocmask(SIG_BLOCK, NULL, &now);
+		t->trap_ok = sigismember(&now, CYCLE_IMPL_TRAP_SIGNAL) == 1 ?
+			2 : 1;
+	}
+	return t->trap_ok == 1;
+}
+
+#if defined(CYCLE_IMPL_PERF_INDEX)
+CYCLE_IMPL_INLINE uint64_t cycle_impl_perf_read(void);
+#endif
+
+/* A raw reading of counter index (nanoseconds for clock_gettime).  May trap
+ * for a hardware counter: callers hold the guard. */
+CYCLE_IMPL_INLINE uint64_t cycle_impl_read(int index)
+{
+#if defined(CYCLE_IMPL_PERF_INDEX)
+	if (index == CYCLE_IMPL_PERF_INDEX)
+		return cycle_impl_perf_read();
+#endif
+	if (index < CYCLE_IMPL_NHW)
+		return cycle_impl_hw_read(index);
+	return cycle_impl_clock();
+}
+
+/* Ticks from a reading of counter index, in the unit of the chosen one. */
+CYCLE_IMPL_INLINE ticks cycle_impl_convert(int index, uint64_t reading)
+{
+	struct cycle_impl_v2_state *g = &cycle_impl_state;
+	const struct cycle_impl_conversion *c = &g->conv[index];
+	uint64_t t;
+
+	if (index == g->chosen)
+		return (ticks)reading;
+	t = c->base + (uint64_t)(int64_t)(c->scale *
+		(double)(int64_t)(reading - c->origin));
+	if (g->narrow) /* epoch 1: see elapsed() */
+		t = (uint64_t)1 << 32 | (uint32_t)t;
+	return (ticks)t;
+}
+
+/* The first usable counter after index, clock_gettime at the latest; with
+ * skip_pmu, also past PMU counters (for threads that block the trap). */
+CYCLE_IMPL_INLINE int cycle_impl_next(int index, int skip_pmu)
+{
+	struct cycle_impl_v2_state *g = &cycle_impl_state;
+	int next = index + 1;
+
+	(void)skip_pmu;
+	while (next < CYCLE_IMPL_CLOCK_INDEX &&
+	       (CYCLE_IMPL_LOAD(&g->status[next], CYCLE_IMPL_RELAXED) !=
+			CYCLE_IMPL_AVAILABLE ||
+		(skip_pmu && CYCLE_IMPL_PMU(next))))
+		next++;
+	return next;
+}
+
+/* --- The guard: a SIGILL (x86: SIGSEGV) handler completing counter reads
+ * that trap, and passing everything else on as the kernel would have. --- */
+
+CYCLE_IMPL_INLINE int cycle_impl_is_handler(const struct sigaction *sa,
+					    cycle_impl_handler h)
+{
+	return h && (sa->sa_flags & SA_SIGINFO) && sa->sa_sigaction == h;
+}
+
+CYCLE_IMPL_INLINE void cycle_impl_on_trap(int sig, siginfo_t *info,
+					  void *context);
+/* Whether an action is a guard of this state (this file's, the one
+ * installed, or the last one set): never the program's action to chain
+ * to, or two guards would pass a fault to each other for ever. */
+CYCLE_IMPL_INLINE int cycle_impl_is_guard(const struct sigaction *sa)
+{
+	struct cycle_impl_v2_state *g = &cycle_impl_state;
+
+	return cycle_impl_is_handler(sa, cycle_impl_on_trap) ||
+	       cycle_impl_is_handler(sa, g->installed) ||
+	       cycle_impl_is_handler(sa, g->installer);
+}
+
+/* What the kernel would have done with the program's own action. */
+CYCLE_IMPL_INLINE void cycle_impl_chain(int sig, siginfo_t *info,
+					void *context)
+{
+	struct cycle_impl_v2_state *g = &cycle_impl_state;
+	struct sigaction prev = g->previous;
+	int siginfo = (prev.sa_flags & SA_SIGINFO) != 0;
+	void (*plain)(int) = prev.sa_handler;
+	int sent = info->si_code <= 0; /* kill(), raise(), sigqueue() */
+	sigset_t mask, old;
+	int s;
+
+	if (siginfo)
+		plain = (void (*)(int))(void (*)(void))prev.sa_sigaction;
+	if (cycle_impl_is_guard(&prev))
+		plain = SIG_DFL; /* no program action is left to reach */
+	if (plain == SIG_IGN && sent)
+		return; /* an ignored signal that was sent: discarded */
+	if (plain == SIG_DFL || plain == SIG_IGN) {
+		/* The default action (a fault is never ignored): a fault
+		 * re-executes on return and kills the process as it would
+		 * have; a sent signal is sent again, delivered on return. */
+		struct sigaction dfl;
+
+		memset(&dfl, 0, sizeof(dfl));
+		dfl.sa_handler = SIG_DFL;
+		sigemptyset(&dfl.sa_mask);
+		sigaction(sig, &dfl, NULL);
+		if (sent)
+			raise(sig);
+		return;
+	}
+	if (prev.sa_flags & CYCLE_IMPL_SA_RESETHAND) {
+		/* Delivered once, then the default: as the kernel does. */
+		g->previous.sa_flags &= ~(SA_SIGINFO | (int)CYCLE_IMPL_SA_RESETHAND);
+		g->previous.sa_handler = SIG_DFL;
+	}
+	/* The mask the kernel would have set: the interrupted code's, plus
+	 * the action's sa_mask, plus sig unless SA_NODEFER. */
+	mask = ((ucontext_t *)context)->uc_sigmask;
+	for (s = 1; s < 65; s++)
+		if (sigismember(&prev.sa_mask, s) == 1)
+			sigaddset(&mask, s);
+	if (!(prev.sa_flags & CYCLE_IMPL_SA_NODEFER))
+		sigaddset(&mask, sig);
+	sigprocmask(SIG_SETMASK, &mask, &old);
+	if (siginfo)
+		prev.sa_sigaction(sig, info, context);
+	else
+		plain(sig);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+/* This file's guard once it installed it (stays set): the destructor knows
+ * its own guard, or a stray copy of it, without naming the guard's code
+ * itself (that would pull it into files that never read a counter). */
+static cycle_impl_handler cycle_impl_file_guard __attribute__((unused));
+
+/* Installs this object's guard unless one is installed; 1 when one is. */
+CYCLE_IMPL_INLINE int cycle_impl_install(void)
+{
+	struct cycle_impl_v2_state *g = &cycle_impl_state;
+	struct sigaction sa, prev, seen;
+
+	if (CYCLE_IMPL_TRAP_SIGNAL == 0)
+		return 0;
+	if (g->installed)
+		return 1;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = cycle_impl_on_trap;
+	sa.sa_flags = SA_SIGINFO;
+#ifdef SA_RESTART
+	sa.sa_flags |= SA_RESTART; /* no EINTR from the program's calls */
+#endif
+#ifdef SA_ONSTACK
+	sa.sa_flags |= SA_ONSTACK; /* use its alternate stack, if any */
+#endif
+	sigfillset(&sa.sa_mask); /* cycle_impl_chain() sets the program's */
+	/* Saved, and this guard named, before it is set: a child forked in
+	 * between finds the program's action saved and knows the guard that
+	 * may be set.  A guard of this state found there (a fork cut its
+	 * install, or another thread put a removed one back) is not saved:
+	 * the program's action saved with it stays. */
+	if (sigaction(CYCLE_IMPL_TRAP_SIGNAL, NULL, &seen) != 0)
+		return 0;
+	if (!cycle_impl_is_guard(&seen))
+		g->previous = seen;
+	g->installer = cycle_impl_on_trap;
+	cycle_impl_file_guard = cycle_impl_on_trap;
+	if (sigaction(CYCLE_IMPL_TRAP_SIGNAL, &sa, &prev) != 0)
+		return 0;
+	/* Changed in between by another thread: that one is replaced. */
+	if ((prev.sa_handler != seen.sa_handler ||
+	     prev.sa_flags != seen.sa_flags) && !cycle_impl_is_guard(&prev))
+		g->previous = prev;
+	g->installed = cycle_impl_on_trap;
+	return 1;
+}
+
+/* Gives the program its action back, if ours is still the one set;
+ * returns 1 when it did.  The guard is forgotten before the action goes
+ * back: a child forked in between finds a guard of this state set and
+ * none recorded (see cycle_impl_after_cut); the other order would leave
+ * the child sure of a guard that is gone, and its probes would trap to
+ * the program's action. */
+CYCLE_IMPL_INLINE int cycle_impl_remove(void)
+{
+	struct cycle_impl_v2_state *g = &cycle_impl_state;
+	cycle_impl_handler mine = g->installed;
+	struct sigaction now;
+
+	if (!mine)
+		return 0;
+	g->installed = NULL;
+	return sigaction(CYCLE_IMPL_TRAP_SIGNAL, NULL, &now) == 0 &&
+	       cycle_impl_is_handler(&now, mine) &&
+	       sigaction(CYCLE_IMPL_TRAP_SIGNAL, &g->previous, NULL) == 0;
+}
+
+#if defined(CYCLE_IMPL_PERF_INDEX)
+/* --- The perf tier (aarch64): PMCCNTR_EL0 read through a perf event. -----
+ * With kernel.perf_user_access=1 (Linux 5.17+), the kernel sets
+ * PMUSERENR_EL0 when it schedules a task holding a user-readable event, and
+ * clears it when it enables the PMU for another task (see the manual for
+ * what it leaves behind); the event's first page tells, under a sequence
+ * lock, whether the event sits in PMCCNTR_EL0 right now (index 32) and what
+ * to add to it.
+ * The layouts below are the heads of the kernel's struct perf_event_attr (up
+ * to config1, PERF_ATTR_SIZE_VER0) and struct perf_event_mmap_page, spelled
+ * here so that no kernel header is needed. */
+struct cycle_impl_perf_attr {
+	uint32_t type, size;
+	uint64_t config, sample_period, sample_type, read_format, flags;
+	uint32_t wakeup_events, bp_type;
+	uint64_t config1;
+};
+struct cycle_impl_perf_page {
+	uint32_t version, compat_version, lock, index;
+	int64_t offset;
+	uint64_t time_enabled, time_running, capabilities;
+	uint16_t pmc_width;
+};
+/* Bit n of a __u64 bit-field (attr flags, page capabilities): allocated
+ * from the least significant bit on little-endian, the most on big. */
+#if defined(__AARCH64EB__)
+#define CYCLE_IMPL_BITFIELD(n) ((uint64_t)1 << (63 - (n)))
+#else
+#define CYCLE_IMPL_BITFIELD(n) ((uint64_t)1 << (n))
+#endif
+#define CYCLE_IMPL_PERF_CYCLE_INDEX 32 /* armv8pmu_user_event_idx() */
+#define CYCLE_IMPL_PERF_PAGE_SIZE 4096 /* mapping one page of 4/16/64 KiB */
+
+/* An arm64 system call without libc's syscall(), which strict ISO modes
+ * do not declare; returns -errno on failure. */
+CYCLE_IMPL_INLINE long cycle_impl_syscall6(long nr, long a, long b, long c,
+					   long d, long e, long f)
+{
+	long ret;
+
+	__asm__ __volatile__("mov x8, %1\n\tmov x0, %2\n\tmov x1, %3\n\t"
+			     "mov x2, %4\n\tmov x3, %5\n\tmov x4, %6\n\t"
+			     "mov x5, %7\n\tsvc #0\n\tmov %0, x0"
+			     : "=r"(ret)
+			     : "r"(nr), "r"(a), "r"(b), "r"(c), "r"(d),
+			       "r"(e), "r"(f)
+			     : "x0", "x1", "x2", "x3", "x4", "x5", "x8",
+			       "memory");
+	return ret;
+}
+
+/* One pass over the page's protocol: 1 and the count in *value when
+ * PMCCNTR_EL0 could be read directly, 0 when read() must answer. */
+CYCLE_IMPL_INLINE int cycle_impl_perf_sample(
+	const volatile struct cycle_impl_perf_page *pc, uint64_t *value)
+{
+	struct cycle_impl_v2_thread *t = &cycle_impl_self;
+	uint32_t seq, idx, width;
+	uint64_t pmc = 0, count = 0;
+	unsigned trapped;
+	int direct;
+
+	do {
+		seq = pc->lock;
+		__asm__ __volatile__("" : : : "memory");
+		idx = pc->index;
+		width = pc->pmc_width;
+		direct = (pc->capabilities & CYCLE_IMPL_BITFIELD(2)) != 0 &&
+			 idx == CYCLE_IMPL_PERF_CYCLE_INDEX;
+		if (direct) {
+			/* Descheduled between the index and the mrs, the
+			 * mrs traps: the guard sees t->perf_reading, counts
+			 * the trap and steps over it without revoking. */
+			trapped = t->perf_trapped;
+			t->perf_reading = 1;
+			__asm__ __volatile__("mrs %0, pmccntr_el0"
+					     : "=r"(pmc) : : "memory");
+			t->perf_reading = 0;
+			if (t->perf_trapped != trapped)
+				direct = 0;
+			if (width > 0 && width < 64)
+				pmc = (uint64_t)((int64_t)(pmc << (64 - width)) >>
+						 (64 - width));
+			count = (uint64_t)pc->offset + pmc;
+		}
+		__asm__ __volatile__("" : : : "memory");
+	} while (pc->lock != seq);
+	*value = count;
+	return direct;
+}
+
+/* Why the tier is not in use (or "open"); for CYCLE_DEBUG and cycle-probe. */
+CYCLE_IMPL_INLINE const char *cycle_impl_perf_reason(int state)
+{
+	switch (state) {
+	case CYCLE_IMPL_PERF_UNTRIED: return "not tried";
+	case CYCLE_IMPL_PERF_OPEN: return "open";
+	case CYCLE_IMPL_PERF_NO_SYSCTL:
+		return "no /proc/sys/kernel/perf_user_access (Linux older than"
+		       " 5.17, or not arm64)";
+	case CYCLE_IMPL_PERF_SYSCTL_OFF: return "kernel.perf_user_access is 0";
+	case CYCLE_IMPL_PERF_OPEN_FAILED: return "perf_event_open failed";
+	case CYCLE_IMPL_PERF_MMAP_FAILED: return "mmap of the event failed";
+	case CYCLE_IMPL_PERF_NO_RDPMC:
+		return "the event is not readable in PMCCNTR_EL0 (cycle "
+		       "counter busy, or no user access)";
+	case CYCLE_IMPL_PERF_DIRECT:
+		return "not tried: PMCCNTR_EL0 reads directly (a perf cycles "
+		       "event would revoke that)";
+	}
+	return "busy";
+}
+
+/* kernel.perf_user_access, with open(2) and read(2) (no stdio: the choice
+ * may run in a signal handler): its first character, or -1 if absent. */
+CYCLE_IMPL_INLINE int cycle_impl_perf_sysctl(void)
+{
+	char c = 0;
+	int fd = open("/proc/sys/kernel/perf_user_access", O_RDONLY);
+
+	if (fd < 0)
+		return -1;
+	if (read(fd, &c, 1) != 1)
+		c = 0;
+	close(fd);
+	return c;
+}
+
+/* Opens the event for the calling thread, once per process; returns 1 when
+ * this thread can read the tier.  The guard must be installed. */
+CYCLE_IMPL_NOINLINE int cycle_impl_perf_open(void)
+{
+	struct cycle_impl_v2_state *g = &cycle_impl_state;
+	struct cycle_impl_perf_attr attr;
+	int expected = CYCLE_IMPL_PERF_UNTRIED, state, c;
+	long fd, page, alive, err = 0;
+	uint64_t v;
+
+	if (!CYCLE_IMPL_CAS(&g->perf_state, &expected, CYCLE_IMPL_PERF_BUSY))
+		return expected == CYCLE_IMPL_PERF_OPEN &&
+		       cycle_impl_self.perf_mine;
+	c = cycle_impl_perf_sysctl();
+	if (c < 0) {
+		state = CYCLE_IMPL_PERF_NO_SYSCTL;
+		goto out;
+	}
+	if (c != '1') {
+		state = CYCLE_IMPL_PERF_SYSCTL_OFF;
+		goto out;
+	}
+	memset(&attr, 0, sizeof(attr));
+	attr.type = 0;   /* PERF_TYPE_HARDWARE */
+	attr.config = 0; /* PERF_COUNT_HW_CPU_CYCLES */
+	attr.size = sizeof(attr);
+	/* exclude_kernel, exclude_hv: what perf_event_paranoid=2 allows a
+	 * user; the time the kernel spends for the task is not counted. */
+	attr.flags = CYCLE_IMPL_BITFIELD(5) | CYCLE_IMPL_BITFIELD(6);
+	attr.config1 = 3; /* bit 0 "long": 64 bits; bit 1 "rdpmc": EL0 reads */
+	/* perf_event_open(attr, this thread, any CPU, no group, CLOEXEC). */
+	fd = cycle_impl_syscall6(241, (long)(uintptr_t)&attr, 0, -1, -1, 8, 0);
+	if (fd < 0) {
+		g->perf_errno = (int)-fd;
+		state = CYCLE_IMPL_PERF_OPEN_FAILED;
+		goto out;
+	}
+	/* mmap(NULL, one page, PROT_READ, MAP_SHARED, fd, 0) */
+	page = cycle_impl_syscall6(222, 0, CYCLE_IMPL_PERF_PAGE_SIZE, 1, 1, fd,
+				   0);
+	if (page < 0 && page > -4096) {
+		g->perf_errno = (int)-page;
+		close((int)fd);
+		state = CYCLE_IMPL_PERF_MMAP_FAILED;
+		goto out;
+	}
+	/* The kernel does not copy the event's page into a child of fork():
+	 * a private page with MADV_WIPEONFORK tells the child, which finds
+	 * it zeroed, to read another tier instead of the missing page.
+	 * mmap(NULL, page, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS). */
+	alive = cycle_impl_syscall6(222, 0, CYCLE_IMPL_PERF_PAGE_SIZE, 3, 0x22,
+				    -1, 0);
+	if ((alive < 0 && alive > -4096) ||
+	    (err = cycle_impl_syscall6(233, alive, CYCLE_IMPL_PERF_PAGE_SIZE,
+				       18, 0, 0, 0)) != 0) {
+		g->perf_errno = (int)-(alive < 0 && alive > -4096 ? alive : err);
+		cycle_impl_syscall6(215, page, CYCLE_IMPL_PERF_PAGE_SIZE, 0, 0,
+				    0, 0); /* munmap */
+		close((int)fd);
+		state = CYCLE_IMPL_PERF_MMAP_FAILED;
+		goto out;
+	}
+	*(volatile int *)(uintptr_t)alive = 1;
+	g->perf_alive = (volatile int *)(uintptr_t)alive;
+	g->perf_fd = (int)fd;
+	cycle_impl_self.perf_mine = 1;
+	g->perf_page = (volatile void *)(uintptr_t)page;
+	if (!cycle_impl_perf_sample((const volatile struct cycle_impl_perf_page
+				     *)g->perf_page, &v)) {
+		g->perf_page = NULL;
+		cycle_impl_self.perf_mine = 0;
+		cycle_impl_syscall6(215, page, CYCLE_IMPL_PERF_PAGE_SIZE, 0, 0,
+				    0, 0); /* munmap */
+		close((int)fd);
+		state = CYCLE_IMPL_PERF_NO_RDPMC;
+		goto out;
+	}
+	state = CYCLE_IMPL_PERF_OPEN;
+out:
+	CYCLE_IMPL_STORE(&g->perf_state, state, CYCLE_IMPL_RELEASE);
+	return state == CYCLE_IMPL_PERF_OPEN;
+}
+
+/* The tier's reading: the event's count (user-mode cycles of the opening
+ * thread); other threads, a child of fork() (perf_alive zeroed) and a
+ * thread that blocks SIGILL get the next tier's reading in the same unit
+ * instead (see the manual). */
+CYCLE_IMPL_INLINE uint64_t cycle_impl_perf_read(void)
+{
+	struct cycle_impl_v2_state *g = &cycle_impl_state;
+	const volatile struct cycle_impl_perf_page *pc =
+		(const volatile struct cycle_impl_perf_page *)g->perf_page;
+	uint64_t v;
+	int other;
+
+	if (cycle_impl_self.perf_mine && pc && *g->perf_alive) {
+		if (cycle_impl_trap_unblocked() &&
+		    cycle_impl_perf_sample(pc, &v))
+			return v;
+		/* Not in PMCCNTR_EL0 now (multiplexed, sysctl turned off,
+		 * trapped, SIGILL blocked): the kernel knows the count. */
+		if (read(g->perf_fd, &v, sizeof(v)) == (ssize_t)sizeof(v))
+			return v;
+	}
+	other = cycle_impl_next(CYCLE_IMPL_PERF_INDEX, 1);
+	return cycle_impl_convert(other, cycle_impl_read(other));
+}
+#endif /* CYCLE_IMPL_PERF_INDEX */
+
+/* Counter index, in use in mode, was taken away (it trapped, its access bit
+ * went, or it stopped): move to the next usable counter for good
+ * (clock_gettime at the latest).  Returns the mode now in force. */
+CYCLE_IMPL_INLINE int cycle_impl_revoke(int index, int mode, const char *why)
+{
+	struct cycle_impl_v2_state *g = &cycle_impl_state;
+	int next = cycle_impl_next(index, 0);
+
+	if (!CYCLE_IMPL_CAS(&g->mode, &mode, CYCLE_IMPL_CONVERTED + next))
+		return mode; /* another thread switched first */
+	CYCLE_IMPL_STORE(&g->status[index], CYCLE_IMPL_TRAPS,
+			 CYCLE_IMPL_RELAXED);
+	if (g->debug) {
+		cycle_impl_say("cycle.h: ");
+		cycle_impl_say(cycle_impl_name(index));
+		cycle_impl_say(why);
+		cycle_impl_say(" after the choice; now using ");
+		cycle_impl_say(cycle_impl_name(next));
+		cycle_impl_say("\n");
+	}
+	return CYCLE_IMPL_CONVERTED + next;
+}
+
+/* The guard itself. */
+CYCLE_IMPL_INLINE void cycle_impl_on_trap(int sig, siginfo_t *info,
+					  void *context)
+{
+	struct cycle_impl_v2_state *g = &cycle_impl_state;
+	struct cycle_impl_v2_thread *t = &cycle_impl_self;
+	int saved_errno = errno;
+	int reg = 0, index, mode, active;
+	uint64_t value = 0;
+
+	index = cycle_impl_decode(info, context, &reg);
+	if (index < 0) {
+		cycle_impl_chain(sig, info, context);
+		errno = saved_errno;
+		return;
+	}
+	if (index == CYCLE_IMPL_ACCESS_REGISTER) {
+		/* No PMU for this task (a hypervisor without one): no access. */
+		cycle_impl_complete(context, reg, 0);
+		errno = saved_errno;
+		return;
+	}
+#if defined(CYCLE_IMPL_PERF_INDEX)
+	/* The mrs of a perf read, descheduled after it read the page: the
+	 * perf read notices and asks read(); nothing is revoked. */
+	if (index == 0 && t->perf_reading) {
+		t->perf_trapped++;
+		cycle_impl_complete(context, reg, 0);
+		errno = saved_errno;
+		return;
+	}
+#endif
+	if (t->probing) {
+		/* A probe: the prober sees probe_traps move. */
+		t->probe_traps++;
+		cycle_impl_complete(context, reg, 0);
+		errno = saved_errno;
+		return;
+	}
+	CYCLE_IMPL_ADD(&g->traps, 1, CYCLE_IMPL_RELAXED);
+	mode = CYCLE_IMPL_LOAD(&g->mode, CYCLE_IMPL_ACQUIRE);
+	if (mode >= CYCLE_IMPL_READY) {
+		/* Revoked after the choice: move to the next usable counter
+		 * for good (clock_gettime at the latest), answer with it. */
+		active = CYCLE_IMPL_INDEX_OF(mode);
+		if (active == index && CYCLE_IMPL_GUARDED(index)) {
+			mode = cycle_impl_revoke(index, mode, " trapped");
+			active = CYCLE_IMPL_INDEX_OF(mode);
+		}
+		if (active != index)
+			value = cycle_impl_convert(active,
+						   cycle_impl_read(active));
+	}
+	/* Anything else that traps here (a counter of another object of the
+	 * process that was never chosen) reads 0: its caller re-checks. */
+	cycle_impl_complete(context, reg, value);
+	errno = saved_errno;
+}
+
+/* Reads counter index under the guard, telling whether it trapped (and
+ * returning 0 then); the read revokes nothing. */
+CYCLE_IMPL_INLINE int cycle_impl_probe(int index, uint64_t *value)
+{
+	struct cycle_impl_v2_thread *t = &cycle_impl_self;
+	unsigned before;
+
+	/* The clock, and the counters of ports where nothing traps. */
+	if (index >= CYCLE_IMPL_NHW || CYCLE_IMPL_TRAP_SIGNAL == 0) {
+		*value = cycle_impl_read(index);
+		return 1;
+	}
+	if (t->no_traps || !cycle_impl_install()) {
+		*value = 0;
+		return 0; /* no guard, no read */
+	}
+#if defined(CYCLE_IMPL_PMU_ACCESS_MASK)
+	/* Where the PMU counter is not granted its read is not even tried:
+	 * no trap, so nothing another thread's SIGILL handler (a feature
+	 * probe) could receive. */
+	if (index == 0) {
+		if (!cycle_impl_pmu_access()) {
+			*value = 0;
+			return 0;
+		}
+	}
+#endif
+#if defined(CYCLE_IMPL_PERF_INDEX)
+	if (index == CYCLE_IMPL_PERF_INDEX && !cycle_impl_perf_open()) {
+		*value = 0;
+		return 0;
+	}
+#endif
+	t->probing = 1;
+	before = t->probe_traps;
+	__asm__ __volatile__("" : : : "memory");
+	*value = cycle_impl_read(index);
+	__asm__ __volatile__("" : : : "memory");
+	t->probing = 0;
+	return t->probe_traps == before;
+}
+
+/* --- The choice, in phases. ------------------------------------------- */
+
+/* Where the chain starts (CYCLE_COUNTER, or the configured counter), and
+ * CYCLE_DEBUG. */
+CYCLE_IMPL_INLINE int cycle_impl_choice_start(int configured, int *requested)
+{
+	struct cycle_impl_v2_state *g = &cycle_impl_state;
+	const char *request = getenv("CYCLE_COUNTER");
+	const char *debug = getenv("CYCLE_DEBUG");
+	char line[160];
+	size_t n = 0;
+	int r;
+
+	g->debug = debug && *debug && strcmp(debug, "0") != 0;
+	*requested = 0;
+	if (!request || !*request)
+		return configured;
+	r = cycle_impl_lookup(request);
+	if (r >= 0) {
+		*requested = 1;
+		return r;
+	}
+	cycle_impl_cat(line, sizeof(line), &n, "cycle.h: CYCLE_COUNTER=");
+	cycle_impl_cat(line, sizeof(line), &n, request);
+	cycle_impl_cat(line, sizeof(line), &n,
+		       " is not a counter of this machine; ignored\n");
+	cycle_impl_say(line);
+	return configured;
+}
+
+#if defined(CYCLE_IMPL_PERF_INDEX)
+/* Whether PMCCNTR_EL0 reads directly and moves within about 20 us. */
+CYCLE_IMPL_INLINE int cycle_impl_pmu_counts(void)
+{
+	uint64_t a, b, c0 = cycle_impl_clock();
+
+	if (!cycle_impl_probe(0, &a))
+		return 0;
+	while (cycle_impl_clock() - c0 < 20000)
+		;
+	return cycle_impl_probe(0, &b) && b != a;
+}
+#endif
+
+/* Phase 1: which candidates read without trapping. */
+CYCLE_IMPL_INLINE void cycle_impl_find_readable(int start)
+{
+	struct cycle_impl_v2_state *g = &cycle_impl_state;
+	uint64_t v;
+	int i;
+
+#if defined(CYCLE_IMPL_PORT_X86)
+	/* Whether rdtsc works decides how the clock is read, even when
+	 * CYCLE_COUNTER starts the chain at the clock. */
+	g->status[0] = cycle_impl_probe(0, &v) ? CYCLE_IMPL_AVAILABLE
+					       : CYCLE_IMPL_TRAPS;
+#endif
+	for (i = start; i < CYCLE_IMPL_NCOUNTERS; i++) {
+#if defined(CYCLE_IMPL_PERF_INDEX)
+		/* Opening a perf cycles event would take PMCCNTR_EL0 away
+		 * from direct reads that work.  Readable is not enough: a
+		 * task that held a perf_user_access event leaves EL0 access
+		 * on where it ran, with the counter stopped. */
+		if (i == CYCLE_IMPL_PERF_INDEX && start < i &&
+		    g->status[0] == CYCLE_IMPL_AVAILABLE &&
+		    cycle_impl_pmu_counts()) {
+			g->perf_state = CYCLE_IMPL_PERF_DIRECT;
+			g->status[i] = CYCLE_IMPL_TRAPS;
+			continue;
+		}
+#endif
+		g->status[i] = cycle_impl_probe(i, &v) ?
+			CYCLE_IMPL_AVAILABLE : CYCLE_IMPL_TRAPS;
+	}
+#if defined(CYCLE_IMPL_PERF_INDEX)
+	/* Holding the event, this task may read PMCCNTR_EL0 directly, but
+	 * the raw value jumps at every switch: it stopped before we opened
+	 * the event (cycle_impl_pmu_counts), and that is what it is. */
+	if (g->perf_state == CYCLE_IMPL_PERF_OPEN &&
+	    g->status[0] == CYCLE_IMPL_AVAILABLE)
+		g->status[0] = CYCLE_IMPL_FROZEN;
+#endif
+}
+
+/* Phase 2: which of them advance, and how fast, against the clock; the
+ * readings at the end go to last[] for the conversions. */
+CYCLE_IMPL_INLINE void cycle_impl_calibrate(int start, uint64_t *last)
+{
+	struct cycle_impl_v2_state *g = &cycle_impl_state;
+	uint64_t first[CYCLE_IMPL_NCOUNTERS];
+	double nominal;
+	int i;
+
+	memset(first, 0, sizeof(first));
+	g->status[CYCLE_IMPL_CLOCK_INDEX] = CYCLE_IMPL_AVAILABLE;
+	g->hz[CYCLE_IMPL_CLOCK_INDEX] = 1e9;
+	/* Counters first, the clock last, at both ends: the same skew. */
+	for (i = start; i < CYCLE_IMPL_NCOUNTERS; i++)
+		if (g->status[i] == CYCLE_IMPL_AVAILABLE &&
+		    !cycle_impl_probe(i, &first[i]))
+			g->status[i] = CYCLE_IMPL_TRAPS;
+	if (start == CYCLE_IMPL_CLOCK_INDEX) {
+		last[start] = first[start];
+		return;
+	}
+	while (cycle_impl_clock() - first[CYCLE_IMPL_CLOCK_INDEX] <
+	       CYCLE_IMPL_CALIBRATE_NS)
+		;
+	for (i = start; i < CYCLE_IMPL_NCOUNTERS; i++)
+		if (g->status[i] == CYCLE_IMPL_AVAILABLE &&
+		    !cycle_impl_probe(i, &last[i]))
+			g->status[i] = CYCLE_IMPL_TRAPS;
+	for (i = start; i < CYCLE_IMPL_CLOCK_INDEX; i++) {
+		uint64_t d = last[i] - first[i];
+
+		if (g->status[i] != CYCLE_IMPL_AVAILABLE)
+			continue;
+		if (CYCLE_IMPL_NARROW(i))
+			d = (uint32_t)d;
+		if (d == 0 || d >= (uint64_t)1 << 62) {
+			g->status[i] = CYCLE_IMPL_FROZEN;
+			continue;
+		}
+		g->hz[i] = (double)d * 1e9 /
+			(double)(last[CYCLE_IMPL_CLOCK_INDEX] -
+				 first[CYCLE_IMPL_CLOCK_INDEX]);
+		/* A stated rate (CNTFRQ) that the measurement confirms is
+		 * more exact than 200 us of a loaded machine can be. */
+		nominal = cycle_impl_hw_nominal_hz(i);
+		if (nominal > 0 && g->hz[i] > 0.9 * nominal &&
+		    g->hz[i] < 1.1 * nominal)
+			g->hz[i] = nominal;
+	}
+}
+
+/* Phase 3: the first usable counter is chosen; it defines the unit, and
+ * FFTW's shortest measurement in that unit. */
+CYCLE_IMPL_INLINE int cycle_impl_pick(int start)
+{
+	struct cycle_impl_v2_state *g = &cycle_impl_state;
+	int chosen = start;
+	double hz;
+
+	while (g->status[chosen] != CYCLE_IMPL_AVAILABLE)
+		chosen++;
+	g->chosen = chosen;
+	CYCLE_IMPL_STORE(&g->narrow, CYCLE_IMPL_NARROW(chosen),
+			 CYCLE_IMPL_RELAXED);
+	hz = g->hz[chosen];
+	if (CYCLE_IMPL_CYCLES(chosen)) {
+#if defined(CYCLE_IMPL_CYCLE_TIME_MIN)
+		g->time_min = CYCLE_IMPL_CYCLE_TIME_MIN;
+#else
+		g->time_min = CYCLE_IMPL_TIME_MIN_TICKS;
+#endif
+	} else {
+		g->time_min = hz * CYCLE_IMPL_TIME_MIN_S;
+		if (g->time_min < CYCLE_IMPL_TIME_MIN_TICKS)
+			g->time_min = CYCLE_IMPL_TIME_MIN_TICKS;
+	}
+	return chosen;
+}
+
+/* Phase 4: how a later switch converts.  The replacement's readings are
+ * scaled to the chosen unit and set back by 2^62 ticks (ARMv7's 32-bit
+ * PMCCNTR: an epoch above the 32 bits instead), so that an interval that
+ * straddles the switch is negative. */
+CYCLE_IMPL_INLINE void cycle_impl_plan_switch(int chosen, const uint64_t *last)
+{
+	struct cycle_impl_v2_state *g = &cycle_impl_state;
+	int i;
+
+	for (i = chosen + 1; i < CYCLE_IMPL_NCOUNTERS; i++) {
+		if (g->status[i] != CYCLE_IMPL_AVAILABLE)
+			continue;
+		g->conv[i].origin = last[i];
+		g->conv[i].base = g->narrow ? last[chosen]
+					    : last[chosen] - CYCLE_IMPL_SETBACK;
+		g->conv[i].scale = g->hz[chosen] / g->hz[i];
+	}
+}
+
+/* CYCLE_DEBUG's line: the counter chosen and why the ones before it were
+ * passed over. */
+CYCLE_IMPL_INLINE void cycle_impl_explain(int start, int chosen,
+					  int requested)
+{
+	struct cycle_impl_v2_state *g = &cycle_impl_state;
+	char line[400];
+	size_t n = 0;
+	int i;
+
+	cycle_impl_cat(line, sizeof(line), &n, "cycle.h: using ");
+	cycle_impl_cat(line, sizeof(line), &n, cycle_impl_name(chosen));
+	cycle_impl_cat(line, sizeof(line), &n,
+		       requested ? " (CYCLE_COUNTER " : " (configured ");
+	cycle_impl_cat(line, sizeof(line), &n, cycle_impl_name(start));
+	for (i = start; i < chosen; i++) {
+		cycle_impl_cat(line, sizeof(line), &n, i == start ? "; " : ", ");
+		cycle_impl_cat(line, sizeof(line), &n, cycle_impl_name(i));
+#if defined(CYCLE_IMPL_PERF_INDEX)
+		if (i == CYCLE_IMPL_PERF_INDEX &&
+		    g->perf_state != CYCLE_IMPL_PERF_OPEN) {
+			cycle_impl_cat(line, sizeof(line), &n,
+				       " unavailable: ");
+			cycle_impl_cat(line, sizeof(line), &n,
+				       cycle_impl_perf_reason(g->perf_state));
+			if (g->perf_state == CYCLE_IMPL_PERF_OPEN_FAILED ||
+			    g->perf_state == CYCLE_IMPL_PERF_MMAP_FAILED) {
+				cycle_impl_cat(line, sizeof(line), &n,
+					       " (errno ");
+				cycle_impl_cat_int(line, sizeof(line), &n,
+						   g->perf_errno);
+				cycle_impl_cat(line, sizeof(line), &n, ")");
+			}
+			continue;
+		}
+#endif
+		cycle_impl_cat(line, sizeof(line), &n,
+			       g->status[i] == CYCLE_IMPL_TRAPS ? " traps"
+								: " is frozen");
+	}
+	if (g->installed)
+		cycle_impl_cat(line, sizeof(line), &n,
+			       "; trap guard installed");
+	cycle_impl_cat(line, sizeof(line), &n, ")\n");
+	cycle_impl_say(line);
+}
+
+/* The whole choice, by the one thread that holds the chooser lock. */
+CYCLE_IMPL_NOINLINE void cycle_impl_choose(int configured)
+{
+	struct cycle_impl_v2_state *g = &cycle_impl_state;
+	uint64_t last[CYCLE_IMPL_NCOUNTERS];
+	int requested, start, chosen, mode;
+
+	start = cycle_impl_choice_start(configured, &requested);
+	cycle_impl_find_readable(start);
+	cycle_impl_calibrate(start, last);
+	chosen = cycle_impl_pick(start);
+	cycle_impl_plan_switch(chosen, last);
+	/* The guard stays only while a revocable counter is in use. */
+	if (!CYCLE_IMPL_GUARDED(chosen) || !cycle_impl_install())
+		cycle_impl_remove();
+	if (g->debug)
+		cycle_impl_explain(start, chosen, requested);
+	mode = CYCLE_IMPL_READY + chosen;
+	if (CYCLE_IMPL_GUARDED(chosen) && !g->installed)
+		mode = CYCLE_IMPL_CONVERTED + cycle_impl_next(chosen, 0);
+	CYCLE_IMPL_STORE(&g->mode, mode, CYCLE_IMPL_RELEASE);
+}
+
+/* A choice taken over from a process that forked during it: a guard of
+ * this state may be set and unrecorded.  If something else is set instead
+ * (the child's program wrapped what it inherited, a crash reporter saving
+ * the action it replaces), a guard installed now would chain to that
+ * wrapper and the wrapper back to the guard: a fault would go round for
+ * ever.  Then this choice probes nothing that can trap. */
+CYCLE_IMPL_INLINE void cycle_impl_after_cut(void)
+{
+	struct cycle_impl_v2_state *g = &cycle_impl_state;
+	struct sigaction now;
+
+	if (CYCLE_IMPL_TRAP_SIGNAL == 0 || g->installed || !g->installer)
+		return;
+	if (sigaction(CYCLE_IMPL_TRAP_SIGNAL, NULL, &now) != 0 ||
+	    !cycle_impl_is_guard(&now))
+		cycle_impl_self.no_traps = 1;
+}
+
+/* Makes the choice, or puts the guard back (REGUARD), or waits for the
+ * thread that does.  The lock is the pid of the chooser's process: a child
+ * forked during the choice finds another pid there and takes over, instead
+ * of waiting for a thread it does not have.  The chooser blocks every signal
+ * but the trap signal meanwhile: a signal handler that calls getticks() can
+ * neither interrupt its own choice nor wait for itself; and a trap in the
+ * chooser, whatever the program's mask, reaches the guard.  Waiters sleep,
+ * so that a waiter of a higher priority does not starve the chooser. */
+CYCLE_IMPL_NOINLINE void cycle_impl_settle(int configured)
+{
+	struct cycle_impl_v2_state *g = &cycle_impl_state;
+
+	for (;;) {
+		int mode = CYCLE_IMPL_LOAD(&g->mode, CYCLE_IMPL_ACQUIRE);
+		int me, owner;
+		sigset_t all, old;
+
+		if (mode >= CYCLE_IMPL_READY)
+			return;
+		me = (int)getpid();
+		owner = CYCLE_IMPL_LOAD(&g->chooser, CYCLE_IMPL_ACQUIRE);
+		if (owner == me) {
+			struct timespec nap;
+
+			nap.tv_sec = 0;
+			nap.tv_nsec = 20000;
+			nanosleep(&nap, NULL);
+			continue;
+		}
+		sigfillset(&all);
+		sigprocmask(SIG_SETMASK, &all, &old);
+		if (CYCLE_IMPL_TRAP_SIGNAL) {
+			/* Unblocked for the probes, unless the program keeps
+			 * one pending: that one is not ours to deliver. */
+			sigset_t pending;
+
+			sigemptyset(&pending);
+			sigpending(&pending);
+			cycle_impl_self.no_traps = sigismember(
+				&pending, CYCLE_IMPL_TRAP_SIGNAL) == 1;
+			if (!cycle_impl_self.no_traps) {
+				sigdelset(&all, CYCLE_IMPL_TRAP_SIGNAL);
+				sigprocmask(SIG_SETMASK, &all, NULL);
+			}
+		}
+		if (CYCLE_IMPL_CAS(&g->chooser, &owner, me)) {
+			int cancel;
+
+			/* A cancelled chooser would hold the lock for ever. */
+			pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel);
+			if (owner != 0)
+				cycle_impl_after_cut();
+			mode = CYCLE_IMPL_LOAD(&g->mode, CYCLE_IMPL_ACQUIRE);
+			if (mode == CYCLE_IMPL_REGUARD) {
+				mode = g->resume;
+				if (CYCLE_IMPL_GUARDED(CYCLE_IMPL_INDEX_OF(mode))
+				    && !cycle_impl_install())
+					mode = CYCLE_IMPL_CONVERTED +
+					       cycle_impl_next(
+						CYCLE_IMPL_INDEX_OF(mode), 0);
+				CYCLE_IMPL_STORE(&g->mode, mode,
+						 CYCLE_IMPL_RELEASE);
+			} else if (mode < CYCLE_IMPL_READY) {
+				cycle_impl_choose(configured);
+			}
+			CYCLE_IMPL_STORE(&g->chooser, 0, CYCLE_IMPL_RELEASE);
+			pthread_setcancelstate(cancel, NULL);
+		}
+		cycle_impl_self.no_traps = 0;
+		sigprocmask(SIG_SETMASK, &old, NULL);
+	}
+}
+
+/* Everything but the inline counter comes here. */
+CYCLE_IMPL_NOINLINE ticks cycle_impl_slow(int configured)
+{
+	struct cycle_impl_v2_state *g = &cycle_impl_state;
+	int mode = CYCLE_IMPL_LOAD(&g->mode, CYCLE_IMPL_ACQUIRE);
+	int index;
+	uint64_t v;
+
+	if (mode < CYCLE_IMPL_READY) {
+		cycle_impl_settle(configured);
+		mode = CYCLE_IMPL_LOAD(&g->mode, CYCLE_IMPL_ACQUIRE);
+	}
+	index = CYCLE_IMPL_INDEX_OF(mode);
+	if (CYCLE_IMPL_PMU(index) && !cycle_impl_trap_unblocked()) {
+		/* SIGILL blocked here: the next counter, in the same unit. */
+		index = cycle_impl_next(index, 1);
+		return cycle_impl_convert(index, cycle_impl_read(index));
+	}
+#if defined(CYCLE_IMPL_PMU_ACCESS_MASK)
+	/* Access taken back (perf, hotplug, idle): seen before the read,
+	 * which then need not trap (only a switch between the two does). */
+	if (index == 0 && !cycle_impl_pmu_access()) {
+		cycle_impl_revoke(0, mode, " is no longer granted");
+		return cycle_impl_slow(configured);
+	}
+#endif
+	v = cycle_impl_read(index);
+	/* A read that trapped was answered by the guard, which switched
+	 * counters: read again the way the new mode says. */
+	if (CYCLE_IMPL_GUARDED(index) &&
+	    CYCLE_IMPL_LOAD(&g->mode, CYCLE_IMPL_ACQUIRE) != mode)
+		return cycle_impl_slow(configured);
+	if (CYCLE_IMPL_PMU(index) && mode < CYCLE_IMPL_CONVERTED &&
+	    index != CYCLE_IMPL_PERF_INDEX_OR_NONE) {
+		/* A PMU counter left readable but stopped (Linux 6.1 does
+		 * that after a perf_user_access task) would make elapsed()
+		 * 0 for ever: two equal readings 2 us apart are a stop. */
+		if (v == cycle_impl_self.last_pmu) {
+			uint64_t c0 = cycle_impl_clock();
+
+			while (cycle_impl_clock() - c0 < 2000)
+				;
+			if (cycle_impl_read(index) == v) {
+				cycle_impl_revoke(index, mode, " stopped");
+				return cycle_impl_slow(configured);
+			}
+		}
+		cycle_impl_self.last_pmu = v;
+	}
+	if (mode >= CYCLE_IMPL_CONVERTED)
+		return cycle_impl_convert(index, v);
+	return (ticks)(g->narrow ? (uint32_t)v : v);
+}
+
+/* An object that leaves (dlclose) must not leave its guard behind: the
+ * signal action would point into unmapped code.  The next getticks() of an
+ * object that stays puts its own guard back (REGUARD).  Every file has this
+ * destructor; it knows its own guard by cycle_impl_file_guard, recorded
+ * at the install. */
+__attribute__((destructor, unused)) CYCLE_IMPL_INLINE void
+cycle_impl_unload(void)
+{
+	struct cycle_impl_v2_state *g = &cycle_impl_state;
+	struct sigaction now;
+	int mode;
+
+	if (CYCLE_IMPL_TRAP_SIGNAL == 0 || !cycle_impl_file_guard)
+		return;
+	/* Its address may be another function's after the unload. */
+	if (g->installer == cycle_impl_file_guard)
+		g->installer = NULL;
+	if (g->installed == cycle_impl_file_guard) {
+		/* Put back only if it was ours to take away: a handler the
+		 * program installed on top of it since stays. */
+		if (!cycle_impl_remove())
+			return;
+	} else if (sigaction(CYCLE_IMPL_TRAP_SIGNAL, NULL, &now) == 0 &&
+		   cycle_impl_is_handler(&now, cycle_impl_file_guard)) {
+		/* A stray: this file's guard, removed and then put back by a
+		 * thread that had saved it meanwhile (an OpenSSL-style probe
+		 * restoring its saved action).  It must not outlive the
+		 * file's code; a guard another file thinks it has is gone
+		 * with it, and is put back by the next getticks(). */
+		sigaction(CYCLE_IMPL_TRAP_SIGNAL, &g->previous, NULL);
+		if (!g->installed)
+			return;
+		g->installed = NULL;
+	} else {
+		return;
+	}
+	mode = CYCLE_IMPL_LOAD(&g->mode, CYCLE_IMPL_ACQUIRE);
+	g->resume = mode;
+	if (mode >= CYCLE_IMPL_READY)
+		CYCLE_IMPL_STORE(&g->mode, CYCLE_IMPL_REGUARD,
+				 CYCLE_IMPL_RELEASE);
+}
+
+/* --- Additions to the API. -------------------------------------------- */
+
+CYCLE_IMPL_INLINE const char *cycle_counter_name(void)
+{
+	(void)getticks(); /* makes the choice if it is not made yet */
+	return cycle_impl_name(CYCLE_IMPL_INDEX_OF(CYCLE_IMPL_LOAD(
+		&cycle_impl_state.mode, CYCLE_IMPL_ACQUIRE)));
+}
+
+CYCLE_IMPL_INLINE double cycle_ticks_per_second(void)
+{
+	struct cycle_impl_v2_state *g = &cycle_impl_state;
+
+	(void)getticks();
+	(void)CYCLE_IMPL_LOAD(&g->mode, CYCLE_IMPL_ACQUIRE);
+	return g->hz[g->chosen];
+}
+
+/* FFTW's shortest measurement, in ticks of the chosen unit (see manual). */
+CYCLE_IMPL_INLINE double cycle_impl_time_min(void)
+{
+	struct cycle_impl_v2_state *g = &cycle_impl_state;
+	double tmin, coarse;
+	int mode;
+
+	(void)getticks();
+	mode = CYCLE_IMPL_LOAD(&g->mode, CYCLE_IMPL_ACQUIRE);
+	tmin = g->time_min;
+	/* After a switch one step of the replacement is many ticks: FFTW's
+	 * shortest measurement stays 100 of its steps. */
+	if (mode >= CYCLE_IMPL_CONVERTED) {
+		coarse = CYCLE_IMPL_TIME_MIN_TICKS *
+			 g->conv[CYCLE_IMPL_INDEX_OF(mode)].scale;
+		if (coarse > tmin)
+			tmin = coarse;
+	}
+	return tmin;
+}
+#ifndef TIME_MIN
+#define TIME_MIN cycle_impl_time_min()
+#endif
+
+/* ------------------------------------------------------------------------
+ * Without the engine: FFTW's behaviour, limited to counters that do not
+ * trap on the systems concerned.
+ * ---------------------------------------------------------------------- */
+
+#elif defined(CYCLE_IMPL_PORT_AARCH64) || defined(CYCLE_IMPL_PORT_X86) || \
+	defined(CYCLE_IMPL_PORT_PPC) || defined(CYCLE_IMPL_PORT_S390)
+/* CNTVCT_EL0 (Linux and macOS let user space read it), rdtsc, the time
+ * base, the TOD clock: none of these traps without the process asking. */
+typedef cycle_impl_ticks ticks;
+CYCLE_IMPL_INLINE ticks getticks(void)
+{
+	return (ticks)cycle_impl_hw_read(CYCLE_IMPL_INLINE_INDEX);
+}
+CYCLE_IMPL_INLINE const char *cycle_impl_plain_name(void)
+{
+	static const char *const names[] = {CYCLE_IMPL_NAMES};
+
+	return names[CYCLE_IMPL_INLINE_INDEX];
+}
+#define CYCLE_IMPL_PLAIN_NAME cycle_impl_plain_name()
+#define CYCLE_IMPL_PLAIN_HZ cycle_impl_hw_nominal_hz(CYCLE_IMPL_INLINE_INDEX)
+#if defined(CYCLE_IMPL_CYCLE_TIME_MIN) && !defined(TIME_MIN)
+#define TIME_MIN CYCLE_IMPL_CYCLE_TIME_MIN
+#endif
+
+#elif defined(HAVE_MACH_ABSOLUTE_TIME) && defined(HAVE_MACH_MACH_TIME_H)
+/* macOS on other CPUs; mach_timebase_info() gives the rate. */
+#include <mach/mach_time.h>
+typedef uint64_t ticks;
+#define getticks mach_absolute_time
+#define CYCLE_IMPL_PLAIN_NAME "mach_absolute_time"
+#define CYCLE_IMPL_PLAIN_HZ 0.0
+
+#elif defined(HAVE_GETHRTIME) && defined(HAVE_HRTIME_T)
+/* Solaris. */
+#include <sys/time.h>
+typedef hrtime_t ticks;
+#define getticks gethrtime
+#define CYCLE_IMPL_PLAIN_NAME "gethrtime"
+#define CYCLE_IMPL_PLAIN_HZ 1e9
+
+#elif defined(_MSC_VER) && (defined(_M_X64) || defined(_M_IX86))
+/* Visual C++ on x86. */
+#include <intrin.h>
+typedef unsigned __int64 ticks;
+CYCLE_IMPL_INLINE ticks getticks(void)
+{
+	return __rdtsc();
+}
+#define CYCLE_IMPL_PLAIN_NAME "rdtsc"
+#define CYCLE_IMPL_PLAIN_HZ 0.0
+#ifndef TIME_MIN
+#define TIME_MIN 5000.0
+#endif
+
+#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L && \
+	defined(TIME_UTC)
+/* Strict ISO C11 elsewhere: timespec_get, in nanoseconds. */
+typedef uint64_t ticks;
+CYCLE_IMPL_INLINE ticks getticks(void)
+{
+	struct timespec ts;
+
+	timespec_get(&ts, TIME_UTC);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+#define CYCLE_IMPL_PLAIN_NAME "timespec_get"
+#define CYCLE_IMPL_PLAIN_HZ 1e9
+#ifndef TIME_MIN
+#define TIME_MIN 2000.0 /* 2 us */
+#endif
+#endif /* engine or not */
+
+/* The rest of the API, the same for every counter without the engine. */
+#if !defined(CYCLE_IMPL_ENGINE) && defined(CYCLE_IMPL_PLAIN_NAME)
+#define HAVE_TICK_COUNTER 1
+CYCLE_IMPL_INLINE double elapsed(ticks t1, ticks t0)
+{
+	return (double)(int64_t)(t1 - t0);
+}
+CYCLE_IMPL_INLINE const char *cycle_counter_name(void)
+{
+	return CYCLE_IMPL_PLAIN_NAME;
+}
+CYCLE_IMPL_INLINE double cycle_ticks_per_second(void)
+{
+	return CYCLE_IMPL_PLAIN_HZ;
+}
+#endif
+
+#endif /* CYCLE_H_INCLUDED */

@@ -1,0 +1,117 @@
+#!/bin/sh
+# footprint-t: what cycle.h costs a library per file that includes it.
+# SPDX-License-Identifier: MIT
+#
+# Profilers, tracers and schedulers include a timer header in many files.
+# The state and the per-thread record must exist once per library, not once
+# per file: thread-local storage above all, which glibc takes out of every
+# thread's stack.  Each check runs on this header and on the v2 header
+# (data/cycle-v2.h: weak definitions, one storage per file), which must fail
+# it: that shows the check can tell.  $CC is the build's (a cross build
+# checks its target), and clang for the same target too when it can.
+set -u
+
+src=${top_srcdir:-.}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+. "$src/tests/tap/libtap.sh"
+TAP_DIAG=$tmp/log
+emu=${TEST_EMULATOR:-}
+fp=$src/tests/cycle/footprint
+target=$(${CC:-cc} -dumpmachine 2>/dev/null)
+
+case $target in
+*linux*) ;;
+*) echo "1..0 # SKIP the engine (and its shared state) is Linux only"; exit 0 ;;
+esac
+
+# bytes LIB SECTION...: the sum of the sections' sizes in LIB.
+bytes() {
+	lib=$1
+	shift
+	total=0
+	for hex in $(readelf -SW "$lib" | sed 's/^ *\[ *[0-9]*\] *//' |
+		awk -v want=" $* " 'index(want, " " $1 " ") { print $5 }'); do
+		total=$((total + 0x$hex))
+	done
+	echo "$total"
+}
+
+# libs CC HEADER TAG: $tmp/TAG-1.so and TAG-64.so, one unit.c and 64.
+libs() {
+	# shellcheck disable=SC2086
+	$1 -O2 -fPIC -I"$src/cycle" -I"$src/tests/cycle" -DHEADER="\"$2\"" \
+		-c "$fp/unit.c" -o "$tmp/$3-unit.o" &&
+		$1 -O2 -fPIC -I"$src/cycle" -I"$src/tests/cycle" -DHEADER="\"$2\"" \
+			-c "$fp/api.c" -o "$tmp/$3-api.o" &&
+		$1 -shared "$tmp/$3-api.o" "$tmp/$3-unit.o" -o "$tmp/$3-1.so" &&
+		$1 -shared "$tmp/$3-api.o" $(for i in $(seq 64); do echo "$tmp/$3-unit.o"; done) \
+			-o "$tmp/$3-64.so"
+}
+
+# same SECTIONS TAG: 0 when the 64-file library has as many bytes in
+# SECTIONS as the one-file library.
+same() {
+	one=$(bytes "$tmp/$2-1.so" $1)
+	many=$(bytes "$tmp/$2-64.so" $1)
+	echo "# $2: $1: $one bytes with 1 including file, $many with 64"
+	[ "$one" -eq "$many" ] && [ "$one" -gt 0 ]
+}
+
+compilers="${CC:-cc}"
+if command -v clang >/dev/null 2>&1 &&
+	echo 'int x;' | clang --target="$target" -x c -c -o "$tmp/x.o" - 2>/dev/null; then
+	compilers="$compilers|clang --target=$target"
+fi
+
+echo "1..11"
+n=0
+IFS='|'
+for cc in $compilers; do
+	unset IFS
+	n=$((n + 1))
+	TAP_DIAG=$tmp/build.log
+	libs "$cc" cycle.h "c$n" >"$tmp/build.log" 2>&1 &&
+		libs "$cc" data/cycle-v2.h "v$n" >>"$tmp/build.log" 2>&1
+	ok $? "$cc: libraries of 1 and 64 including files build (this header and v2)"
+	TAP_DIAG=$tmp/log
+	same ".tdata .tbss" "c$n"
+	ok $? "$cc: thread-local storage is the same for 1 and 64 including files"
+	same ".data .bss" "c$n"
+	ok $? "$cc: writable data is the same for 1 and 64 including files"
+	! same ".tdata .tbss" "v$n" >/dev/null && ! same ".data .bss" "v$n" >/dev/null
+	ok $? "$cc: the v2 header fails both checks (TLS $(bytes "$tmp/v$n-1.so" .tdata .tbss) -> $(bytes "$tmp/v$n-64.so" .tdata .tbss), data $(bytes "$tmp/v$n-1.so" .data .bss) -> $(bytes "$tmp/v$n-64.so" .data .bss))"
+	echo "# $cc: code per extra including file: $((($(bytes "$tmp/c$n-64.so" .text) - $(bytes "$tmp/c$n-1.so" .text)) / 63)) bytes of .text"
+	IFS='|'
+done
+unset IFS
+case $compilers in *clang*) ;; *)
+	for i in 1 2 3 4; do skip "clang cannot target $target here"; done ;;
+esac
+
+# small STACKS: a program whose library has 4096 files that include the
+# header runs threads on PTHREAD_STACK_MIN stacks (HEADER: this one or v2).
+small() {
+	cc=${CC:-cc}
+	$cc -O2 -fPIC -I"$src/cycle" -I"$src/tests/cycle" -DHEADER="\"$1\"" \
+		-c "$fp/tiny.c" -o "$tmp/tiny.o" &&
+		$cc -O2 -fPIC -I"$src/cycle" -I"$src/tests/cycle" -DHEADER="\"$1\"" \
+			-c "$fp/api.c" -o "$tmp/api.o" &&
+		$cc -shared "$tmp/api.o" $(for i in $(seq 4096); do echo "$tmp/tiny.o"; done) \
+			-o "$tmp/libmany.so" &&
+		$cc -O2 "$fp/small-stacks.c" -o "$tmp/small-stacks" -L"$tmp" -lmany \
+			-Wl,-rpath,"$tmp" -pthread
+}
+TAP_DIAG=$tmp/build.log
+small cycle.h >"$tmp/build.log" 2>&1
+ok $? "a library of 4096 including files and a small-stack program build"
+TAP_DIAG=$tmp/log
+# shellcheck disable=SC2086
+$emu "$tmp/small-stacks" >"$tmp/log" 2>&1
+ok $? "threads on PTHREAD_STACK_MIN stacks run and time beside 4096 including files"
+sed 's/^/# /' "$tmp/log"
+small data/cycle-v2.h >"$tmp/build.log" 2>&1 &&
+	! $emu "$tmp/small-stacks" >"$tmp/log" 2>&1
+ok $? "... where the v2 header's per-file TLS leaves them no stack"
+sed 's/^/# /' "$tmp/log"
+tap_status
