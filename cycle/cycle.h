@@ -37,15 +37,17 @@
  *           ticks at the measured rate, at least 100: FFTW's x86 value in
  *           time, since 100 ticks of a 1 GHz clock_gettime is less than one
  *           read under emulation.  It is read at run time (it calls into the
- *           choice), which FFTW's timer.c allows.
+ *           choice, and into the rate), which FFTW's timer.c allows.
  *   HAVE_TICK_COUNTER                  defined when getticks() exists.
  *
  * API (additions; all extra names start with cycle_ / CYCLE_)
  *   const char *cycle_counter_name(void)   the counter in use: "PMCCNTR_EL0",
  *           "PMCCNTR_EL0_perf", "CNTVCT_EL0", "PMCCNTR", "CNTVCT", "rdtsc",
  *           "rdcycle", "rdtime", "mftb", "stckf", "clock_gettime", ...
- *   double  cycle_ticks_per_second(void)   the rate of ticks, measured at the
- *           choice against CLOCK_MONOTONIC_RAW (nominal for clock_gettime).
+ *   double  cycle_ticks_per_second(void)   the rate of ticks, measured
+ *           against CLOCK_MONOTONIC_RAW at a choice that probes, else the
+ *           first time it is asked (200 us, once); nominal for
+ *           clock_gettime, CNTFRQ where the measurement confirms it.
  *
  * Units.  A tick is one unit of the counter chosen at the first call, for the
  *   life of the process: CPU cycles (PMCCNTR_EL0, PMCCNTR_EL0_perf, PMCCNTR,
@@ -84,23 +86,38 @@
  *                       why, and one more if it is revoked later.  Nothing is
  *                       ever printed otherwise.
  *
- * How it works.  The first getticks() of the process makes the choice, in
- * four phases: which candidates read without trapping (each read under a
+ * How it works.  The first getticks() of the process makes the choice.
+ * Where the configured counter is one the kernel never takes back from a
+ * thread and says, without a trap, that it reads (rdtsc: one
+ * prctl(PR_GET_TSC); CNTVCT_EL0 on aarch64 Linux, which the kernel completes
+ * itself where it traps it: nothing to ask; the time base, the TOD clock,
+ * rdtime), and CYCLE_COUNTER does not ask for another, the choice is that
+ * counter: it must advance (read until it moves, about one tick of it), and
+ * one compare-and-swap publishes it.  No signal action, mask or lock is
+ * touched; the rate is measured only when asked for (cycle_ticks_per_second,
+ * or TIME_MIN for a counter that is a clock).  Otherwise the choice probes,
+ * in four phases: which candidates read without trapping (each read under a
  * temporary trap handler, the "guard", that recognises the counter
  * instructions by their encoding and steps over them), which of those
  * advance and how fast (a 200 us spin against the clock), which one is
  * chosen (the first that advances: it defines the unit, and TIME_MIN), and
  * how a later switch would convert the others' readings into that unit.  The
- * guard stays installed afterwards only while a counter that can be revoked
- * is in use (the PMU counters; rdtsc, which prctl(PR_SET_TSC) can turn off;
- * RISC-V's rdcycle); a read of it that traps later is completed by the guard
- * with the replacement's reading, and the process switches to the
- * replacement for good.  On ARM the PMU's user-access register (PMUSERENR,
- * readable at EL0) is read before the PMU counter, at the choice and at
- * every later read, so a revocation is normally noticed without any trap:
- * only one that lands between those two instructions traps.  A PMU counter
- * that stays readable but stops (Linux 6.1 leaves it so after a perf
- * session) repeats its value: two equal readings 2 us apart also switch.
+ * guard stays installed afterwards only while a counter that something
+ * outside the program can revoke is in use: the PMU counters (perf, CPU
+ * hotplug, idle) and RISC-V's rdcycle (the kernel.perf_user_access sysctl).
+ * A read of it that traps later is completed by the guard with the
+ * replacement's reading, and the process switches to the replacement for
+ * good.  Only the program itself can turn rdtsc off (PR_SET_TSC), so on
+ * x86 no handler is left behind: a program that turns its TSC off after the
+ * first call gets what the classic header gives it (SIGSEGV at the next
+ * read); turned off before the first call (or inherited across exec), rdtsc
+ * is skipped for clock_gettime.  On ARM the PMU's user-access register
+ * (PMUSERENR, readable at EL0) is read before the PMU counter, at the
+ * choice and at every later read, so a revocation is normally noticed
+ * without any trap: only one that lands between those two instructions
+ * traps.  A PMU counter that stays readable but stops (Linux 6.1 leaves it
+ * so after a perf session) repeats its value: two equal readings 2 us apart
+ * also switch.
  *
  * Costs.  getticks() is one load and one compare before the counter read
  * when the counter in use is the port's inline one, which the kernel never
@@ -110,15 +127,29 @@
  * the access register and compares with the thread's previous reading
  * (a few dozen instructions on aarch64 in all), and needs to know, once per
  * thread, that the trap signal is not blocked there (see Signals).  The
- * choice costs about 250-300 us once per process natively (more under
- * emulation), three sigprocmask calls and one sigpending.  On x86 the
- * counter is emitted as "ds rdtsc" (one byte more), and when the clock is
- * the counter in use, or rdtsc does not work, clock_gettime is the system
- * call, not the vDSO (which reads the TSC): 50 ns more per reading on bare
- * metal, a few microseconds in some virtual machines.  In position-
- * independent code the shared state is reached through the GOT (one more
- * load).  The guard runs on the program's alternate signal stack when it has
- * one (SA_ONSTACK) and needs about 6 KiB of it.
+ * first call costs, once per process: where it needs no probe, one system
+ * call on x86 (none for CNTVCT_EL0) and a few microseconds natively, most of
+ * them the first touch of the engine's code; where it probes, about
+ * 250-300 us natively (more under emulation), three sigprocmask calls, one
+ * sigpending and the guard's sigaction calls.  On x86 the counter is
+ * emitted as "ds rdtsc" (one byte more), and when the clock is the counter
+ * in use, or rdtsc does not work, clock_gettime is the system call, not the
+ * vDSO (which reads the TSC): 50 ns more per reading on bare metal, a few
+ * microseconds in some virtual machines.  In position-independent code the
+ * shared state is reached through the GOT (one more load).  The guard runs
+ * on the program's alternate signal stack when it has one (SA_ONSTACK) and
+ * needs about 6 KiB of it.
+ *   Memory: one state (about 300 bytes) and one per-thread record (40 bytes
+ * of TLS on 64-bit targets) per program or shared object, however many of
+ * its files include the header (see "Several copies").  Per including file
+ * the compiler emits a destructor (about 230 bytes of code on x86-64, and
+ * its .fini_array entry), and, in a file that calls getticks(), the engine,
+ * whose functions are static: about 7 KiB of code on x86-64 and 11 KiB on
+ * aarch64 per such file.  C has no way to fold functions across files as
+ * the state is folded (only C++'s inline functions are COMDAT), and an
+ * engine with external names would be resolved across libraries that are
+ * unloaded apart.  A build that wants the copies folded links with
+ * -ffunction-sections -Wl,--icf=all (gold, lld): they are identical.
  *
  * Threads, fork and signal handlers.  One thread makes the choice; the others
  * wait (sleeping, so a waiter of higher real-time priority cannot starve it).
@@ -145,19 +176,27 @@
  *
  * Several copies in one process.  Every file that includes this header has
  * its own static copy of the engine; what they share is one state object
- * (choice, unit, guard) and one per-thread object, weak, whose names carry the
+ * (choice, unit, guard) and one per-thread object, whose names carry the
  * layout's version (cycle_impl_v3_n<counters> and cycle_impl_v3_t<counters>).
- * Objects that see one another's symbols (the program and the libraries it
- * links, Debian's libfftw3, libfftw3f and libfftw3l built apart) share one
- * choice and one guard whatever each was configured for: the mode names the
+ * Every including file defines both, as symbols the static linker folds
+ * into one (GCC: common symbols, the thread-local one too, whatever
+ * -fno-common says; Clang: COMDAT ones, selectany, as C++ does for inline
+ * variables), so that a library of many including files carries one of
+ * each: a weak definition would merge the name but keep every file's
+ * storage, and glibc carves every byte of thread-local storage out of each
+ * thread's stack.  The dynamic linker gives objects that see one another's
+ * symbols (the program and the libraries it links, Debian's libfftw3,
+ * libfftw3f and libfftw3l built apart) the same one: they share one choice
+ * and one guard whatever each was configured for; the mode names the
  * counter in use, and a file never reads inline a counter that was not
- * chosen.  The chain starts at the configured counter of the file whose call
- * came first.  Objects that do not see each other (dlopen RTLD_LOCAL without
- * the program having the header, -fvisibility=hidden, another layout version)
- * keep apart: each makes its own choice and installs its own guard, chaining
- * to the one before.  A file whose guard is installed removes it when it is
- * unloaded (dlclose), and the next getticks() of a file that stays installs
- * its own.
+ * chosen.  The chain starts at the configured counter of the file whose
+ * call came first.  Objects that do not see each other (dlopen RTLD_LOCAL
+ * without the program having the header, -fvisibility=hidden, another
+ * layout version) keep apart: each makes its own choice and installs its
+ * own guard, chaining to the one before.  The object whose guard is
+ * installed (known by its __dso_handle) removes it when it is unloaded
+ * (dlclose), and the next getticks() of an object that stays installs its
+ * own where the counter in use needs one.
  *
  * The perf tier (aarch64, "PMCCNTR_EL0_perf").  Linux 5.17+ lets a task read
  * PMCCNTR_EL0 while it holds a user-readable perf event, if the admin set
@@ -192,9 +231,7 @@
  *     first look.  A revocation is still seen in the access register before
  *     the read, but one that lands between the two instructions traps with
  *     the signal blocked, and the kernel kills the process.  Blocking before
- *     the first call (the sigwait-thread pattern) is safe.  On x86 the check
- *     is not made (rdtsc is inline): a thread that blocks SIGSEGV and then
- *     turns its own TSC off dies as it would without this header.
+ *     the first call (the sigwait-thread pattern) is safe.
  *   - The signal action is one per process.  A program that installs its
  *     own handler for the trap signal after the first getticks() replaces
  *     the guard (reads keep working until a revocation).  Another thread
@@ -224,19 +261,27 @@
  *     says "guard installed" while the parent has none.  POSIX lets a vfork
  *     child call only _exit and the exec functions; so does this header.
  *   - While installed, the guard also completes a trapping read of the same
- *     PMU instruction in the program's own code (x86: only "ds rdtsc").
+ *     PMU instruction in the program's own code (x86, during a probing
+ *     choice: only "ds rdtsc").
  *   - dlclose of the object whose guard is installed while another thread
  *     reads a revocable counter, at the moment of a revocation: that one
  *     read's trap goes to the program's action (with none, the process
  *     dies).
- *   - A call that interrupts the chooser's own choice cannot happen: its
- *     signals are blocked, all but the trap signal.  So a fault in the
- *     chooser, or a seccomp filter's SIGSYS for one of its system calls
- *     (getpid, sigprocmask, sigpending, sigaction, nanosleep,
- *     clock_gettime; open, read, close, perf_event_open, mmap and munmap
- *     for the perf tier), is forced to the default action by the kernel
- *     instead of reaching the program's handler.  A program whose seccomp filter traps those calls
- *     makes its first getticks() before installing the filter.
+ *   - A call that interrupts the chooser's own probing choice cannot
+ *     happen: its signals are blocked, all but the trap signal and SIGSYS.
+ *     So a fault in the chooser is forced to the default action by the
+ *     kernel instead of reaching the program's handler.  A seccomp filter's
+ *     SIGSYS for one of its system calls (getpid, sigprocmask, sigpending,
+ *     sigaction, nanosleep, clock_gettime; open, read, close,
+ *     perf_event_open, mmap and munmap for the perf tier) reaches the
+ *     program's handler, which must not call getticks() (it would wait for
+ *     its own thread).  A choice without probes makes at most one system
+ *     call (x86: prctl) and blocks nothing.  On x86, where a filter refuses
+ *     both prctl and sigaction, rdtsc can be neither asked about nor probed
+ *     and is read as the classic header reads it.
+ *   - A program that turns its own TSC off (PR_SET_TSC) after the first
+ *     getticks() dies of the next read, as with the classic header: no
+ *     handler is kept for a counter only the program can revoke.
  *   - A trap signal already pending in the thread at the first call (sent
  *     and blocked) is not the guard's to take: on ports whose counters can
  *     trap, no hardware counter is probed then, and that process uses
@@ -727,8 +772,8 @@ struct cycle_impl_v3_thread {
 #define cycle_impl_self CYCLE_IMPL_PASTE(cycle_impl_v3_t, CYCLE_IMPL_NHW)
 
 /* One copy of the state and of the per-thread record per program or shared
- * object, whatever the number of files that include this header, and none
- * in a file that only includes it without an engine.  A weak definition
+ * object, whatever the number of files that include this header (see the
+ * manual, "Several copies in one process").  A weak definition
  * would merge the symbol but not the storage: every object file would carry
  * its own (300 bytes, and 40 of TLS carved out of every thread's stack).
  * So the definition is one the static linker folds: a common symbol with
