@@ -139,17 +139,18 @@
  * shared state is reached through the GOT (one more load).  The guard runs
  * on the program's alternate signal stack when it has one (SA_ONSTACK) and
  * needs about 6 KiB of it.
- *   Memory: one state (about 300 bytes) and one per-thread record (40 bytes
- * of TLS on 64-bit targets) per program or shared object, however many of
- * its files include the header (see "Several copies").  Per including file
+ *   Memory: one state (about 300 bytes) and one per-thread record (32 bytes
+ * of TLS) per program or shared object, however many of its files include
+ * the header (see "Several copies"; a library whose files come from both
+ * GCC and Clang has two states, one per compiler's files).  Per including file
  * the compiler emits a destructor (about 230 bytes of code on x86-64, and
  * its .fini_array entry), and, in a file that calls getticks(), the engine,
  * whose functions are static: about 7 KiB of code on x86-64 and 11 KiB on
  * aarch64 per such file.  C has no way to fold functions across files as
  * the state is folded (only C++'s inline functions are COMDAT), and an
  * engine with external names would be resolved across libraries that are
- * unloaded apart.  A build that wants the copies folded links with
- * -ffunction-sections -Wl,--icf=all (gold, lld): they are identical.
+ * unloaded apart.  Clang with -ffunction-sections and ld.lld's --icf=all
+ * folds the copies entirely; GCC with gold's leaves about 1 KiB a file.
  *
  * Threads, fork and signal handlers.  One thread makes the choice; the others
  * wait (sleeping, so a waiter of higher real-time priority cannot starve it).
@@ -179,21 +180,24 @@
  * (choice, unit, guard) and one per-thread object, whose names carry the
  * layout's version (cycle_impl_v3_n<counters> and cycle_impl_v3_t<counters>).
  * Every including file defines both, as symbols the static linker folds
- * into one (GCC: common symbols, the thread-local one too, whatever
- * -fno-common says; Clang: COMDAT ones, selectany, as C++ does for inline
- * variables), so that a library of many including files carries one of
- * each: a weak definition would merge the name but keep every file's
- * storage, and glibc carves every byte of thread-local storage out of each
- * thread's stack.  The dynamic linker gives objects that see one another's
- * symbols (the program and the libraries it links, Debian's libfftw3,
- * libfftw3f and libfftw3l built apart) the same one: they share one choice
- * and one guard whatever each was configured for; the mode names the
- * counter in use, and a file never reads inline a counter that was not
- * chosen.  The chain starts at the configured counter of the file whose
- * call came first.  Objects that do not see each other (dlopen RTLD_LOCAL
- * without the program having the header, -fvisibility=hidden, another
- * layout version) keep apart: each makes its own choice and installs its
- * own guard, chaining to the one before.  The object whose guard is
+ * into one (the state: a common symbol with GCC, whatever -fno-common says,
+ * a COMDAT one with Clang, as C++ does for inline variables; the record: a
+ * COMDAT one, written for the assembler with GCC, whose thread-local
+ * commons -flto and ld.lld break), so that a library of many including
+ * files carries one of each: a weak definition would merge the name but
+ * keep every file's storage, and glibc carves every byte of thread-local
+ * storage out of each thread's stack.  The dynamic linker gives objects
+ * that see one another's symbols (the program and the libraries it links,
+ * Debian's libfftw3, libfftw3f and libfftw3l built apart) the same ones:
+ * they share one choice and one guard whatever each was configured for;
+ * the mode names the counter in use, and a file never reads inline a
+ * counter that was not chosen.  The chain starts at the configured counter
+ * of the file whose call came first.  Objects that do not see each other
+ * (dlopen RTLD_LOCAL without the program having the header,
+ * -fvisibility=hidden, another layout version) keep their own states
+ * apart: each makes its own choice and installs its own guard, chaining to
+ * the one before.  (The per-thread record is always visible, and shared by
+ * states kept apart: nothing in it is one state's.)  The object whose guard is
  * installed (known by its __dso_handle) removes it when it is unloaded
  * (dlclose), and the next getticks() of an object that stays installs its
  * own where the counter in use needs one.
@@ -744,27 +748,32 @@ struct cycle_impl_v3_state {
 	const void *installer_object; /* the shared object (or program) whose
 				       * code that guard is: its destructor
 				       * takes the guard away on dlclose */
-	int rate_known;  /* hz[chosen] measured (or being measured: -1) */
+	int rate_known;  /* 1: hz[chosen] measured; -pid: being measured */
 	struct sigaction previous;    /* the action it replaced: chained to */
 	int perf_state;  /* CYCLE_IMPL_PERF_* : the perf tier's event */
 	int perf_errno;  /* why perf_event_open or mmap failed */
 	int perf_fd;     /* the event, read() when the page says so */
+	const void *perf_opener; /* the opening thread's record: only it reads
+				  * the event */
 	volatile void *perf_page; /* the event's first page, mmap'ed */
 	volatile int *perf_alive; /* 1, but 0 in a child of fork() */
 };
 
-/* Per thread, shared like the state.  (A change renames it too.) */
+/* Per thread, shared like the state.  (A change renames it too.)  Its 32
+ * bytes are the same on every ABI (CYCLE_IMPL_THREAD_BYTES): nothing in it
+ * belongs to one state, so that states kept apart (hidden visibility) may
+ * share one record. */
 struct cycle_impl_v3_thread {
+	uint64_t last_pmu;  /* the last PMU reading: a stopped counter repeats */
 	int trap_ok;       /* 0 unknown, 1 trap signal unblocked, 2 blocked */
 	int probing;       /* a probe reads: a trap revokes nothing */
 	int no_traps;      /* the trap signal is pending: probe nothing that
 			    * traps (its delivery would be the program's) */
 	unsigned probe_traps; /* probe reads that trapped */
-	int perf_mine;     /* this thread opened the perf event */
 	int perf_reading;  /* inside the mrs of a perf read */
 	unsigned perf_trapped; /* such mrs that trapped */
-	uint64_t last_pmu;  /* the last PMU reading: a stopped counter repeats */
 };
+#define CYCLE_IMPL_THREAD_BYTES 32
 
 #define CYCLE_IMPL_PASTE2(a, b) a##b
 #define CYCLE_IMPL_PASTE(a, b) CYCLE_IMPL_PASTE2(a, b)
@@ -773,30 +782,53 @@ struct cycle_impl_v3_thread {
 
 /* One copy of the state and of the per-thread record per program or shared
  * object, whatever the number of files that include this header (see the
- * manual, "Several copies in one process").  A weak definition
- * would merge the symbol but not the storage: every object file would carry
- * its own (300 bytes, and 40 of TLS carved out of every thread's stack).
- * So the definition is one the static linker folds: a common symbol with
- * GCC (C and C++, also for __thread, whatever -fno-common says), a COMDAT
- * one (selectany) with Clang, which has no thread-local common.  Both keep
- * the visibility the file is built with: -fvisibility=hidden still gives a
- * shared object a state of its own; default visibility lets the dynamic
- * linker give every object that sees the others' symbols the same one.
- * Mixed in one link (files built by both compilers), the common symbol
- * wins and the COMDAT copy is left unused. */
-#if defined(__clang__)
-#define CYCLE_IMPL_ONE __attribute__((selectany))
-#else
-#define CYCLE_IMPL_ONE __attribute__((common))
-#endif
+ * manual, "Several copies in one process").  A weak definition would merge
+ * the symbol but not the storage: every object file would carry its own
+ * (300 bytes, and 32 of TLS carved out of every thread's stack).  So each
+ * file defines them in a form the static linker folds into one:
+ *   - the state: a common symbol with GCC (C and C++, whatever -fno-common
+ *     says), a COMDAT one (selectany) with Clang.  Both keep the visibility
+ *     the file is built with: -fvisibility=hidden still gives a shared
+ *     object a state of its own.
+ *   - the per-thread record: a COMDAT one, named after itself, in .tbss:
+ *     selectany with Clang, and with GCC the same definition written for
+ *     the assembler, because GCC's thread-local common does not survive
+ *     -flto (the symbol loses its TLS type) nor ld.lld (no TLS commons).
+ *     Its visibility is the default whatever the file's: states kept apart
+ *     share it, which is why nothing in it belongs to one state.
+ * Files of both compilers in one link fold the record across them (the
+ * same group) but keep two states, each used by its compiler's files. */
 #ifdef __cplusplus
 extern "C" {
 #endif
-CYCLE_IMPL_ONE struct cycle_impl_v3_state cycle_impl_state;
-CYCLE_IMPL_ONE __thread struct cycle_impl_v3_thread cycle_impl_self;
+#if defined(__clang__)
+__attribute__((selectany)) struct cycle_impl_v3_state cycle_impl_state;
+__attribute__((selectany)) __thread struct cycle_impl_v3_thread cycle_impl_self;
+#else
+#define CYCLE_IMPL_STR2(x) #x
+#define CYCLE_IMPL_STR(x) CYCLE_IMPL_STR2(x)
+#define CYCLE_IMPL_SELF_NAME CYCLE_IMPL_STR(cycle_impl_self)
+__attribute__((common)) struct cycle_impl_v3_state cycle_impl_state;
+/* (.ifndef: -flto puts the files' top-level asm into one.) */
+__asm__(".ifndef " CYCLE_IMPL_SELF_NAME "\n\t"
+	".pushsection .tbss." CYCLE_IMPL_SELF_NAME ",\"awTG\",%nobits,"
+	CYCLE_IMPL_SELF_NAME ",comdat\n\t"
+	".weak " CYCLE_IMPL_SELF_NAME "\n\t"
+	".type " CYCLE_IMPL_SELF_NAME ",%tls_object\n\t"
+	".size " CYCLE_IMPL_SELF_NAME "," CYCLE_IMPL_STR(CYCLE_IMPL_THREAD_BYTES)
+	"\n\t.balign 8\n"
+	CYCLE_IMPL_SELF_NAME ":\n\t"
+	".zero " CYCLE_IMPL_STR(CYCLE_IMPL_THREAD_BYTES) "\n\t"
+	".popsection\n\t"
+	".endif");
+extern __thread struct cycle_impl_v3_thread cycle_impl_self;
+#endif
 #ifdef __cplusplus
 }
 #endif
+/* The assembler's definition has the record's size by number. */
+typedef char cycle_impl_v3_thread_bytes[
+	sizeof(struct cycle_impl_v3_thread) == CYCLE_IMPL_THREAD_BYTES ? 1 : -1];
 
 /* --- Recognising and completing a trapping read, per port. ---------------
  * cycle_impl_decode() returns the counter index of the instruction at the
@@ -1624,7 +1656,7 @@ CYCLE_IMPL_NOINLINE int cycle_impl_perf_open(void)
 
 	if (!CYCLE_IMPL_CAS(&g->perf_state, &expected, CYCLE_IMPL_PERF_BUSY))
 		return expected == CYCLE_IMPL_PERF_OPEN &&
-		       cycle_impl_self.perf_mine;
+		       g->perf_opener == (const void *)&cycle_impl_self;
 	c = cycle_impl_perf_sysctl();
 	if (c < 0) {
 		state = CYCLE_IMPL_PERF_NO_SYSCTL;
@@ -1677,12 +1709,12 @@ CYCLE_IMPL_NOINLINE int cycle_impl_perf_open(void)
 	*(volatile int *)(uintptr_t)alive = 1;
 	g->perf_alive = (volatile int *)(uintptr_t)alive;
 	g->perf_fd = (int)fd;
-	cycle_impl_self.perf_mine = 1;
+	g->perf_opener = &cycle_impl_self;
 	g->perf_page = (volatile void *)(uintptr_t)page;
 	if (!cycle_impl_perf_sample((const volatile struct cycle_impl_perf_page
 				     *)g->perf_page, &v)) {
 		g->perf_page = NULL;
-		cycle_impl_self.perf_mine = 0;
+		g->perf_opener = NULL;
 		cycle_impl_syscall6(215, page, CYCLE_IMPL_PERF_PAGE_SIZE, 0, 0,
 				    0, 0); /* munmap */
 		close((int)fd);
@@ -1707,7 +1739,8 @@ CYCLE_IMPL_INLINE uint64_t cycle_impl_perf_read(void)
 	uint64_t v;
 	int other;
 
-	if (cycle_impl_self.perf_mine && pc && *g->perf_alive) {
+	if (g->perf_opener == (const void *)&cycle_impl_self && pc &&
+	    *g->perf_alive) {
 		if (cycle_impl_trap_unblocked() &&
 		    cycle_impl_perf_sample(pc, &v))
 			return v;
@@ -2175,8 +2208,12 @@ CYCLE_IMPL_NOINLINE void cycle_impl_settle(int configured)
 #ifdef SIGSYS
 		/* A seccomp filter's answer to one of the choice's system
 		 * calls goes to the program's handler, not to the default
-		 * action that the kernel forces on a blocked SIGSYS. */
-		sigdelset(&all, SIGSYS);
+		 * action that the kernel forces on a blocked SIGSYS: it stays
+		 * unblocked where the program had it so. */
+		sigemptyset(&old);
+		sigprocmask(SIG_BLOCK, NULL, &old);
+		if (sigismember(&old, SIGSYS) != 1)
+			sigdelset(&all, SIGSYS);
 #endif
 		sigprocmask(SIG_SETMASK, &all, &old);
 		if (CYCLE_IMPL_TRAP_SIGNAL) {
@@ -2370,33 +2407,39 @@ CYCLE_IMPL_INLINE const char *cycle_counter_name(void)
 		&cycle_impl_state.mode, CYCLE_IMPL_ACQUIRE)));
 }
 
-/* The counter whose unit ticks are in: the mode's, except after a switch. */
+/* The counter whose unit ticks are in: the mode's, except after a switch
+ * and while a dlclose takes a guard away (REGUARD: only after a probing
+ * choice, which recorded it). */
 CYCLE_IMPL_INLINE int cycle_impl_chosen(int mode)
 {
-	return mode >= CYCLE_IMPL_CONVERTED ? cycle_impl_state.chosen
-					    : CYCLE_IMPL_INDEX_OF(mode);
+	return mode >= CYCLE_IMPL_CONVERTED || mode < CYCLE_IMPL_READY ?
+		       cycle_impl_state.chosen : CYCLE_IMPL_INDEX_OF(mode);
 }
 
 /* The rate of the chosen counter: measured by the choice that probed, or
  * here, the first time it is asked after a choice without probes (200 us
- * against the clock; the first thread to finish keeps its measurement). */
+ * against the clock).  One thread publishes its measurement, marking it
+ * with its process id meanwhile: the others of the process use their own
+ * until then, and a child forked during it takes it over. */
 CYCLE_IMPL_NOINLINE double cycle_impl_rate(int chosen)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	uint64_t c0, c1, v0, v1;
-	int unknown = 0;
+	int state = CYCLE_IMPL_LOAD(&g->rate_known, CYCLE_IMPL_ACQUIRE);
+	int me;
 	double hz;
 
-	if (CYCLE_IMPL_LOAD(&g->rate_known, CYCLE_IMPL_ACQUIRE) == 1)
+	if (state == 1)
 		return g->hz[chosen];
-	if (chosen == CYCLE_IMPL_CLOCK_INDEX)
-		return 1e9;
+	if (chosen < 0 || chosen >= CYCLE_IMPL_CLOCK_INDEX)
+		return 1e9; /* nanoseconds */
 	c0 = cycle_impl_clock();
 	v0 = cycle_impl_read(chosen);
 	c1 = cycle_impl_wait(c0, CYCLE_IMPL_CALIBRATE_NS);
 	v1 = cycle_impl_read(chosen);
 	hz = cycle_impl_hz(chosen, v1 - v0, c1 - c0);
-	if (CYCLE_IMPL_CAS(&g->rate_known, &unknown, -1)) {
+	me = -(int)getpid();
+	if (state != me && CYCLE_IMPL_CAS(&g->rate_known, &state, me)) {
 		g->hz[chosen] = hz;
 		CYCLE_IMPL_STORE(&g->rate_known, 1, CYCLE_IMPL_RELEASE);
 	}

@@ -51,7 +51,7 @@ int main(void)
 	g->perf_fd = fds[0];
 	g->perf_alive = &fake_alive;
 	g->perf_page = &fake_page;
-	cycle_impl_self.perf_mine = 1;
+	g->perf_opener = &cycle_impl_self;
 	cycle_impl_install(); /* as when the tier is chosen */
 
 	mode = g->mode;
@@ -94,12 +94,12 @@ int main(void)
 	       "%llu)", (unsigned long long)c0, (unsigned long long)v,
 	       (unsigned long long)c1);
 	fake_alive = 1;
-	cycle_impl_self.perf_mine = 0;
+	g->perf_opener = NULL;
 	c0 = cycle_impl_hw_read(CYCLE_IMPL_PERF_INDEX + 1);
 	v = cycle_impl_perf_read();
 	c1 = cycle_impl_hw_read(CYCLE_IMPL_PERF_INDEX + 1);
 	tap_ok(c0 <= v && v <= c1, "not the opener: the next tier answers");
-	cycle_impl_self.perf_mine = 1;
+	g->perf_opener = &cycle_impl_self;
 	fake_page.index = CYCLE_IMPL_PERF_CYCLE_INDEX;
 
 	/* A PMCCNTR_EL0 read that is not a perf read still revokes. */
