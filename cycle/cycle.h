@@ -2295,9 +2295,11 @@ CYCLE_IMPL_NOINLINE int cycle_impl_quick(int configured)
 		cycle_impl_cat(line, sizeof(line), &len, "cycle.h: using ");
 		cycle_impl_cat(line, sizeof(line), &len,
 			       cycle_impl_name(configured));
+		cycle_impl_cat(line, sizeof(line), &len, " (configured ");
 		cycle_impl_cat(line, sizeof(line), &len,
-			       " (configured; the kernel lets it read: "
-			       "no probe, no guard)\n");
+			       cycle_impl_name(configured));
+		cycle_impl_cat(line, sizeof(line), &len,
+			       "; the kernel lets it read: no probe, no guard)\n");
 		cycle_impl_say(line);
 	}
 	return 1;
