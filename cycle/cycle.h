@@ -130,7 +130,7 @@
  * first call costs, once per process: where it needs no probe, one system
  * call on x86 (none for CNTVCT_EL0) and a few microseconds natively, most of
  * them the first touch of the engine's code; where it probes, about
- * 250-300 us natively (more under emulation), three sigprocmask calls, one
+ * 250-300 us natively (more under emulation), four sigprocmask calls, one
  * sigpending and the guard's sigaction calls.  On x86 the counter is
  * emitted as "ds rdtsc" (one byte more), and when the clock is the counter
  * in use, or rdtsc does not work, clock_gettime is the system call, not the
@@ -139,10 +139,9 @@
  * shared state is reached through the GOT (one more load).  The guard runs
  * on the program's alternate signal stack when it has one (SA_ONSTACK) and
  * needs about 6 KiB of it.
- *   Memory: one state (about 300 bytes) and one per-thread record (32 bytes
+ *   Memory: one state (about 300 bytes) and one per-thread record (40 bytes
  * of TLS) per program or shared object, however many of its files include
- * the header (see "Several copies"; a library whose files come from both
- * GCC and Clang has two states, one per compiler's files).  Per including file
+ * the header (see "Several copies").  Per including file
  * the compiler emits a destructor (about 230 bytes of code on x86-64, and
  * its .fini_array entry), and, in a file that calls getticks(), the engine,
  * whose functions are static: about 7 KiB of code on x86-64 and 11 KiB on
@@ -196,8 +195,9 @@
  * (dlopen RTLD_LOCAL without the program having the header,
  * -fvisibility=hidden, another layout version) keep their own states
  * apart: each makes its own choice and installs its own guard, chaining to
- * the one before.  (The per-thread record is always visible, and shared by
- * states kept apart: nothing in it is one state's.)  The object whose guard is
+ * the one before.  (With GCC the per-thread record is visible whatever the
+ * file's visibility, and may be shared by states kept apart: nothing in it
+ * is one state's.)  The object whose guard is
  * installed (known by its __dso_handle) removes it when it is unloaded
  * (dlclose), and the next getticks() of an object that stays installs its
  * own where the counter in use needs one.
@@ -272,7 +272,8 @@
  *     read's trap goes to the program's action (with none, the process
  *     dies).
  *   - A call that interrupts the chooser's own probing choice cannot
- *     happen: its signals are blocked, all but the trap signal and SIGSYS.
+ *     happen: its signals are blocked, all but the trap signal and SIGSYS
+ *     (where the program had SIGSYS unblocked).
  *     So a fault in the chooser is forced to the default action by the
  *     kernel instead of reaching the program's handler.  A seccomp filter's
  *     SIGSYS for one of its system calls (getpid, sigprocmask, sigpending,
@@ -759,10 +760,11 @@ struct cycle_impl_v3_state {
 	volatile int *perf_alive; /* 1, but 0 in a child of fork() */
 };
 
-/* Per thread, shared like the state.  (A change renames it too.)  Its 32
- * bytes are the same on every ABI (CYCLE_IMPL_THREAD_BYTES): nothing in it
- * belongs to one state, so that states kept apart (hidden visibility) may
- * share one record. */
+/* Per thread, shared like the state.  (A change renames it too.)  Its 40
+ * bytes are the same on every ABI (CYCLE_IMPL_THREAD_BYTES).  States kept
+ * apart (hidden visibility) may share one record: nothing in it is one
+ * state's alone (perf_mine says this thread opened a perf event; which
+ * state's is in the state, perf_opener). */
 struct cycle_impl_v3_thread {
 	uint64_t last_pmu;  /* the last PMU reading: a stopped counter repeats */
 	int trap_ok;       /* 0 unknown, 1 trap signal unblocked, 2 blocked */
@@ -770,10 +772,13 @@ struct cycle_impl_v3_thread {
 	int no_traps;      /* the trap signal is pending: probe nothing that
 			    * traps (its delivery would be the program's) */
 	unsigned probe_traps; /* probe reads that trapped */
+	int perf_mine;     /* this thread opened a perf event (a new thread
+			    * at a finished opener's address has 0) */
 	int perf_reading;  /* inside the mrs of a perf read */
 	unsigned perf_trapped; /* such mrs that trapped */
+	int spare;         /* the same 40 bytes on every ABI */
 };
-#define CYCLE_IMPL_THREAD_BYTES 32
+#define CYCLE_IMPL_THREAD_BYTES 40
 
 #define CYCLE_IMPL_PASTE2(a, b) a##b
 #define CYCLE_IMPL_PASTE(a, b) CYCLE_IMPL_PASTE2(a, b)
@@ -784,7 +789,7 @@ struct cycle_impl_v3_thread {
  * object, whatever the number of files that include this header (see the
  * manual, "Several copies in one process").  A weak definition would merge
  * the symbol but not the storage: every object file would carry its own
- * (300 bytes, and 32 of TLS carved out of every thread's stack).  So each
+ * (300 bytes, and 40 of TLS carved out of every thread's stack).  So each
  * file defines them in a form the static linker folds into one:
  *   - the state: a common symbol with GCC (C and C++, whatever -fno-common
  *     says), a COMDAT one (selectany) with Clang.  Both keep the visibility
@@ -794,10 +799,11 @@ struct cycle_impl_v3_thread {
  *     selectany with Clang, and with GCC the same definition written for
  *     the assembler, because GCC's thread-local common does not survive
  *     -flto (the symbol loses its TLS type) nor ld.lld (no TLS commons).
- *     Its visibility is the default whatever the file's: states kept apart
- *     share it, which is why nothing in it belongs to one state.
+ *     With GCC its visibility is the default whatever the file's: states
+ *     kept apart may share it, which is why nothing in it is one state's.
  * Files of both compilers in one link fold the record across them (the
- * same group) but keep two states, each used by its compiler's files. */
+ * same group), and the state too (a common symbol wins over a COMDAT one,
+ * whose storage is then left unused). */
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -821,7 +827,9 @@ __asm__(".ifndef " CYCLE_IMPL_SELF_NAME "\n\t"
 	".zero " CYCLE_IMPL_STR(CYCLE_IMPL_THREAD_BYTES) "\n\t"
 	".popsection\n\t"
 	".endif");
-extern __thread struct cycle_impl_v3_thread cycle_impl_self;
+/* The name pinned: -fleading-underscore would look for another. */
+extern __thread struct cycle_impl_v3_thread cycle_impl_self
+	__asm__(CYCLE_IMPL_SELF_NAME);
 #endif
 #ifdef __cplusplus
 }
@@ -1656,6 +1664,7 @@ CYCLE_IMPL_NOINLINE int cycle_impl_perf_open(void)
 
 	if (!CYCLE_IMPL_CAS(&g->perf_state, &expected, CYCLE_IMPL_PERF_BUSY))
 		return expected == CYCLE_IMPL_PERF_OPEN &&
+		       cycle_impl_self.perf_mine &&
 		       g->perf_opener == (const void *)&cycle_impl_self;
 	c = cycle_impl_perf_sysctl();
 	if (c < 0) {
@@ -1709,6 +1718,7 @@ CYCLE_IMPL_NOINLINE int cycle_impl_perf_open(void)
 	*(volatile int *)(uintptr_t)alive = 1;
 	g->perf_alive = (volatile int *)(uintptr_t)alive;
 	g->perf_fd = (int)fd;
+	cycle_impl_self.perf_mine = 1;
 	g->perf_opener = &cycle_impl_self;
 	g->perf_page = (volatile void *)(uintptr_t)page;
 	if (!cycle_impl_perf_sample((const volatile struct cycle_impl_perf_page
@@ -1739,7 +1749,8 @@ CYCLE_IMPL_INLINE uint64_t cycle_impl_perf_read(void)
 	uint64_t v;
 	int other;
 
-	if (g->perf_opener == (const void *)&cycle_impl_self && pc &&
+	if (cycle_impl_self.perf_mine &&
+	    g->perf_opener == (const void *)&cycle_impl_self && pc &&
 	    *g->perf_alive) {
 		if (cycle_impl_trap_unblocked() &&
 		    cycle_impl_perf_sample(pc, &v))

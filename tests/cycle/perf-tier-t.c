@@ -33,7 +33,7 @@ int main(void)
 	unsigned traps;
 	uint64_t v, c0, c1;
 
-	tap_plan(9);
+	tap_plan(10);
 	force_full_choice(); /* the chain measured, as where PMCCNTR_EL0 is configured */
 	(void)getticks(); /* the real choice: PMCCNTR_EL0_perf unavailable */
 	tap_ok(CYCLE_IMPL_INDEX_OF(g->mode) != CYCLE_IMPL_PERF_INDEX &&
@@ -52,6 +52,7 @@ int main(void)
 	g->perf_alive = &fake_alive;
 	g->perf_page = &fake_page;
 	g->perf_opener = &cycle_impl_self;
+	cycle_impl_self.perf_mine = 1;
 	cycle_impl_install(); /* as when the tier is chosen */
 
 	mode = g->mode;
@@ -99,7 +100,16 @@ int main(void)
 	v = cycle_impl_perf_read();
 	c1 = cycle_impl_hw_read(CYCLE_IMPL_PERF_INDEX + 1);
 	tap_ok(c0 <= v && v <= c1, "not the opener: the next tier answers");
+	/* A new thread that glibc placed where the opener's record was (its
+	 * stack reused): the same address, but its own fresh record. */
 	g->perf_opener = &cycle_impl_self;
+	cycle_impl_self.perf_mine = 0;
+	c0 = cycle_impl_hw_read(CYCLE_IMPL_PERF_INDEX + 1);
+	v = cycle_impl_perf_read();
+	c1 = cycle_impl_hw_read(CYCLE_IMPL_PERF_INDEX + 1);
+	tap_ok(c0 <= v && v <= c1,
+	       "a new thread at a finished opener's address: the next tier");
+	cycle_impl_self.perf_mine = 1;
 	fake_page.index = CYCLE_IMPL_PERF_CYCLE_INDEX;
 
 	/* A PMCCNTR_EL0 read that is not a perf read still revokes. */
