@@ -25,8 +25,9 @@
 # directory and below (add_compile_definitions): the hook for a project whose
 # config.h template does not know the macros, such as FFTW's.  TARGETS adds
 # them to those targets only (PRIVATE).  Needs the C language enabled.
-# Copy this file into your project, or find_package(safecycle), which
-# includes it.
+# Set SAFECYCLE_DOCUMENT before the include to point the options' help at
+# your own document.  Copy this file into your project, or
+# find_package(safecycle), which includes it.
 
 include_guard(GLOBAL)
 # Our policies, not the including project's (FFTW asks for 3.0): the
@@ -34,13 +35,17 @@ include_guard(GLOBAL)
 cmake_policy(VERSION 3.12...3.25)
 include(CheckCSourceCompiles)
 
+# The document the options' help points to (FFTW sets README-perfcnt.md).
+if(NOT DEFINED SAFECYCLE_DOCUMENT)
+  set(SAFECYCLE_DOCUMENT PERFORMANCE_COUNTERS.md)
+endif()
 option(ENABLE_ARMV8_PMCCNTR
-  "try the ARMv8 PMU cycle counter PMCCNTR_EL0 first (see PERFORMANCE_COUNTERS.md)" OFF)
+  "try the ARMv8 PMU cycle counter PMCCNTR_EL0 first (see ${SAFECYCLE_DOCUMENT})" OFF)
 option(ENABLE_ARMV8_PMCCNTR_EL0 "same as ENABLE_ARMV8_PMCCNTR" OFF)
 option(ENABLE_ARMV8_CNTVCT_EL0
   "try the ARMv8 generic timer CNTVCT_EL0 first (the default on aarch64)" OFF)
 option(ENABLE_ARMV7A_PMCCNTR
-  "try the ARMv7-A PMU cycle counter PMCCNTR first (see PERFORMANCE_COUNTERS.md)" OFF)
+  "try the ARMv7-A PMU cycle counter PMCCNTR first (see ${SAFECYCLE_DOCUMENT})" OFF)
 option(ENABLE_ARMV7A_CNTVCT
   "try the ARMv7-A generic timer CNTVCT first (the default on ARMv7-A)" OFF)
 

@@ -1,10 +1,11 @@
-# serial 2
+# serial 3
 # cycle_counters.m4: configure options that choose the first cycle counter to try.
 # SPDX-License-Identifier: MIT
 #
-# CYCLE_ARG_COUNTERS
-# ------------------
-# Adds the options below, checks that the compiler targets a CPU that has the
+# CYCLE_ARG_COUNTERS([DOCUMENT])
+# ------------------------------
+# Adds the options below (their help points to DOCUMENT, by default
+# PERFORMANCE_COUNTERS.md; FFTW passes README-perfcnt.md), checks that the compiler targets a CPU that has the
 # counter asked for (an impossible choice stops configure, naming the host),
 # and defines in config.h the macro that cycle/cycle.h reads:
 #
@@ -20,9 +21,10 @@
 # Needs AC_CANONICAL_HOST and a C compiler (AC_PROG_CC) before it.  Copy this
 # file into your m4/ directory and call CYCLE_ARG_COUNTERS from configure.ac.
 
+# _CYCLE_ARG_ONE(OPTION, HELP, DOCUMENT)
 AC_DEFUN([_CYCLE_ARG_ONE],
 [AC_ARG_ENABLE([$1],
-  [AS_HELP_STRING([--enable-$1], [$2 (see PERFORMANCE_COUNTERS.md)])],
+  [AS_HELP_STRING([--enable-$1], [$2 (see m4_default([$3], [PERFORMANCE_COUNTERS.md]))])],
   [AS_CASE([$enableval], [yes|no], [],
     [AC_MSG_ERROR([--enable-$1 takes no value, got '$enableval'])])],
   [enable_[]m4_translit([$1], [-], [_])=no])])
@@ -42,14 +44,14 @@ AC_DEFUN([CYCLE_ARG_COUNTERS],
 [AC_REQUIRE([AC_CANONICAL_HOST])dnl
 AC_REQUIRE([AC_PROG_CC])dnl
 _CYCLE_ARG_ONE([armv8-pmccntr],
-  [try the ARMv8 PMU cycle counter PMCCNTR_EL0 first])
-_CYCLE_ARG_ONE([armv8-pmccntr-el0], [same as --enable-armv8-pmccntr])
+  [try the ARMv8 PMU cycle counter PMCCNTR_EL0 first], [$1])
+_CYCLE_ARG_ONE([armv8-pmccntr-el0], [same as --enable-armv8-pmccntr], [$1])
 _CYCLE_ARG_ONE([armv8-cntvct-el0],
-  [try the ARMv8 generic timer CNTVCT_EL0 first (the default on aarch64)])
+  [try the ARMv8 generic timer CNTVCT_EL0 first (the default on aarch64)], [$1])
 _CYCLE_ARG_ONE([armv7a-pmccntr],
-  [try the ARMv7-A PMU cycle counter PMCCNTR first])
+  [try the ARMv7-A PMU cycle counter PMCCNTR first], [$1])
 _CYCLE_ARG_ONE([armv7a-cntvct],
-  [try the ARMv7-A generic timer CNTVCT first (the default on ARMv7-A)])
+  [try the ARMv7-A generic timer CNTVCT first (the default on ARMv7-A)], [$1])
 
 AS_IF([test "x$enable_armv8_pmccntr" = xyes || test "x$enable_armv8_pmccntr_el0" = xyes],
   [AS_IF([test "x$enable_armv8_pmccntr" = xyes],
