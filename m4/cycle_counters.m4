@@ -24,7 +24,8 @@
 # _CYCLE_ARG_ONE(OPTION, HELP, DOCUMENT)
 AC_DEFUN([_CYCLE_ARG_ONE],
 [AC_ARG_ENABLE([$1],
-  [AS_HELP_STRING([--enable-$1], [$2 (see m4_default([$3], [PERFORMANCE_COUNTERS.md]))])],
+  [AS_HELP_STRING([--enable-$1],
+    [$2 (see ]m4_default([$3], [PERFORMANCE_COUNTERS.md])[)])],
   [AS_CASE([$enableval], [yes|no], [],
     [AC_MSG_ERROR([--enable-$1 takes no value, got '$enableval'])])],
   [enable_[]m4_translit([$1], [-], [_])=no])])
