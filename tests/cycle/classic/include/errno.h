@@ -1,0 +1,1 @@
+/* <errno.h> as cycle.h sees it in tests/cycle/classic-t.sh (a stub). */

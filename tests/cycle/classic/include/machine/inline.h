@@ -1,0 +1,1 @@
+/* <machine/inline.h> as cycle.h sees it in tests/cycle/classic-t.sh (a stub). */

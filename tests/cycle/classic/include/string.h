@@ -1,0 +1,1 @@
+/* <string.h> as cycle.h sees it in tests/cycle/classic-t.sh (a stub). */
