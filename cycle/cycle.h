@@ -144,8 +144,8 @@
  *   row at the preprocessor level, against FFTW's own file where it is at
  *   hand; tests/matrix/check-matrix runs rd %tick, rpcc and mfctl 16 under
  *   qemu-user, where all three read and advance: qemu-user 7.2 hands the
- *   host's time-stamp counter through (so its source says for rpcc; the
- *   three advance at the same rate, about 2e9 per second here).  qemu-alpha
+ *   host's time-stamp counter through (its source says so for rpcc; all
+ *   three advance at the rate of an x86 host's rdtsc).  qemu-alpha
  *   7.2 cannot start a static alpha program at all: that one is linked
  *   dynamically.
  *
