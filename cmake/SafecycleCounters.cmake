@@ -155,7 +155,16 @@ function(safecycle_counters)
           "defined(__x86_64__) || defined(__i386__)@rdtsc -> clock_gettime"
           "defined(__riscv) && __riscv_xlen == 64@rdcycle -> rdtime -> clock_gettime"
           "defined(__powerpc__) || defined(__ppc__)@mftb -> clock_gettime"
-          "defined(__s390x__)@stckf -> clock_gettime")
+          "defined(__s390x__)@stckf -> clock_gettime"
+          # The classic architectures: FFTW's one counter, read as FFTW reads it.
+          "defined(__sparc_v9__)@rd %tick"
+          "defined(__alpha__)@rpcc"
+          "defined(__hppa__)@mfctl 16"
+          "defined(__ia64__)@ar.itc"
+          "defined(__loongarch64)@rdtime.d"
+          "defined(__e2k__)@rrd %clkr"
+          "defined(__riscv) && __riscv_xlen == 32@rdtime"
+          "defined(__s390__)@stck")
         string(REPLACE "@" ";" port "${port}")
         list(GET port 0 test)
         list(GET port 1 this_chain)

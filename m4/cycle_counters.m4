@@ -1,4 +1,4 @@
-# serial 3
+# serial 4
 # cycle_counters.m4: configure options that choose the first cycle counter to try.
 # SPDX-License-Identifier: MIT
 #
@@ -93,6 +93,22 @@ AC_COMPUTE_INT([cycle_port], [CYCLE_PORT_GUESS], [[
 #define CYCLE_PORT_GUESS 5
 #elif defined(__s390x__)
 #define CYCLE_PORT_GUESS 6
+#elif defined(__sparc_v9__)
+#define CYCLE_PORT_GUESS 7
+#elif defined(__alpha__)
+#define CYCLE_PORT_GUESS 8
+#elif defined(__hppa__)
+#define CYCLE_PORT_GUESS 9
+#elif defined(__ia64__)
+#define CYCLE_PORT_GUESS 10
+#elif defined(__loongarch64)
+#define CYCLE_PORT_GUESS 11
+#elif defined(__e2k__)
+#define CYCLE_PORT_GUESS 12
+#elif defined(__riscv) && __riscv_xlen == 32
+#define CYCLE_PORT_GUESS 13
+#elif defined(__s390__)
+#define CYCLE_PORT_GUESS 14
 #else
 #define CYCLE_PORT_GUESS 0
 #endif]], [cycle_port=0])
@@ -107,6 +123,15 @@ AS_CASE([$cycle_port],
   [4], [CYCLE_COUNTER_CHAIN="rdcycle -> rdtime -> clock_gettime"],
   [5], [CYCLE_COUNTER_CHAIN="mftb -> clock_gettime"],
   [6], [CYCLE_COUNTER_CHAIN="stckf -> clock_gettime"],
+  dnl The classic architectures: FFTW's one counter, read as FFTW reads it.
+  [7], [CYCLE_COUNTER_CHAIN="rd %tick"],
+  [8], [CYCLE_COUNTER_CHAIN="rpcc"],
+  [9], [CYCLE_COUNTER_CHAIN="mfctl 16"],
+  [10], [CYCLE_COUNTER_CHAIN="ar.itc"],
+  [11], [CYCLE_COUNTER_CHAIN="rdtime.d"],
+  [12], [CYCLE_COUNTER_CHAIN="rrd %clkr"],
+  [13], [CYCLE_COUNTER_CHAIN="rdtime"],
+  [14], [CYCLE_COUNTER_CHAIN="stck"],
   [CYCLE_COUNTER_CHAIN="clock_gettime"])
 AC_MSG_RESULT([$CYCLE_COUNTER_CHAIN])
 AC_SUBST([CYCLE_COUNTER_CHAIN])
