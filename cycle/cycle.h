@@ -2006,18 +2006,38 @@ CYCLE_IMPL_INLINE int cycle_impl_probe(int index, uint64_t *value)
 
 /* --- The choice, in phases. ------------------------------------------- */
 
+/* Whether CYCLE_DEBUG asks for lines on stderr ("0" and "" do not). */
+CYCLE_IMPL_INLINE int cycle_impl_debug_wanted(void)
+{
+	const char *debug = getenv("CYCLE_DEBUG");
+
+	return debug && *debug && strcmp(debug, "0") != 0;
+}
+
+/* The start of CYCLE_DEBUG's line: "cycle.h: using CHOSEN (configured
+ * START" (or "CYCLE_COUNTER START" when the environment asked for it). */
+CYCLE_IMPL_INLINE void cycle_impl_cat_using(char *line, size_t size,
+					    size_t *n, int chosen, int start,
+					    int requested)
+{
+	cycle_impl_cat(line, size, n, "cycle.h: using ");
+	cycle_impl_cat(line, size, n, cycle_impl_name(chosen));
+	cycle_impl_cat(line, size, n,
+		       requested ? " (CYCLE_COUNTER " : " (configured ");
+	cycle_impl_cat(line, size, n, cycle_impl_name(start));
+}
+
 /* Where the chain starts (CYCLE_COUNTER, or the configured counter), and
  * CYCLE_DEBUG. */
 CYCLE_IMPL_INLINE int cycle_impl_choice_start(int configured, int *requested)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	const char *request = getenv("CYCLE_COUNTER");
-	const char *debug = getenv("CYCLE_DEBUG");
 	char line[160];
 	size_t n = 0;
 	int r;
 
-	g->debug = debug && *debug && strcmp(debug, "0") != 0;
+	g->debug = cycle_impl_debug_wanted();
 	*requested = 0;
 	if (!request || !*request)
 		return configured;
@@ -2205,11 +2225,7 @@ CYCLE_IMPL_INLINE void cycle_impl_explain(int start, int chosen,
 	size_t n = 0;
 	int i;
 
-	cycle_impl_cat(line, sizeof(line), &n, "cycle.h: using ");
-	cycle_impl_cat(line, sizeof(line), &n, cycle_impl_name(chosen));
-	cycle_impl_cat(line, sizeof(line), &n,
-		       requested ? " (CYCLE_COUNTER " : " (configured ");
-	cycle_impl_cat(line, sizeof(line), &n, cycle_impl_name(start));
+	cycle_impl_cat_using(line, sizeof(line), &n, chosen, start, requested);
 	for (i = start; i < chosen; i++) {
 		cycle_impl_cat(line, sizeof(line), &n, i == start ? "; " : ", ");
 		cycle_impl_cat(line, sizeof(line), &n, cycle_impl_name(i));
@@ -2383,7 +2399,6 @@ CYCLE_IMPL_NOINLINE int cycle_impl_quick(int configured)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	const char *request = getenv("CYCLE_COUNTER");
-	const char *debug = getenv("CYCLE_DEBUG");
 	int expected = CYCLE_IMPL_UNINIT, n;
 	uint64_t first;
 
@@ -2397,16 +2412,12 @@ CYCLE_IMPL_NOINLINE int cycle_impl_quick(int configured)
 	if (!CYCLE_IMPL_CAS(&g->mode, &expected,
 			    CYCLE_IMPL_READY + configured))
 		return expected >= CYCLE_IMPL_READY;
-	if (debug && *debug && strcmp(debug, "0") != 0) {
+	if (cycle_impl_debug_wanted()) {
 		char line[160];
 		size_t len = 0;
 
-		cycle_impl_cat(line, sizeof(line), &len, "cycle.h: using ");
-		cycle_impl_cat(line, sizeof(line), &len,
-			       cycle_impl_name(configured));
-		cycle_impl_cat(line, sizeof(line), &len, " (configured ");
-		cycle_impl_cat(line, sizeof(line), &len,
-			       cycle_impl_name(configured));
+		cycle_impl_cat_using(line, sizeof(line), &len, configured,
+				     configured, 0);
 		cycle_impl_cat(line, sizeof(line), &len,
 			       "; the kernel lets it read: no probe, no guard)\n");
 		cycle_impl_say(line);
