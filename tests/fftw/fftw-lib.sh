@@ -103,6 +103,17 @@ tap_missing() {
 	exit 0
 }
 
+# apply_series SERIES-DIR TREE: the series' patches, in order, with patch -p1
+# (as someone without git applies them); at the first that does not apply,
+# names it on stderr and fails.
+apply_series() {
+	local p
+	for p in "$1"/*.patch; do
+		patch -p1 -s -N -d "$2" <"$p" ||
+			{ echo "$(basename "$p") does not apply to $2" >&2; return 1; }
+	done
+}
+
 # tap_merge PREFIX COMMAND...: run a TAP script and fold its results into ours,
 # renumbered; its skip, bail-out and exit status become results too.
 tap_merge() {
