@@ -425,6 +425,18 @@
 #include <unistd.h>
 #endif
 
+/* A 64-bit counter read as two 32-bit halves: the upper half is read again
+ * until it did not change across the read of the lower one. */
+#define CYCLE_IMPL_SPLIT_READ(hi, lo, read_hi, read_lo) \
+	do { \
+		unsigned int cycle_impl_hi2; \
+		do { \
+			__asm__ __volatile__(read_hi : "=r"(hi)); \
+			__asm__ __volatile__(read_lo : "=r"(lo)); \
+			__asm__ __volatile__(read_hi : "=r"(cycle_impl_hi2)); \
+		} while ((hi) != cycle_impl_hi2); \
+	} while (0)
+
 /* ------------------------------------------------------------------------
  * Ports: per architecture, the counters of its chain (clock_gettime, always
  * last, is added by the engine), how to read each, and what each one is:
@@ -629,13 +641,9 @@ CYCLE_IMPL_INLINE uint64_t cycle_impl_hw_read(int i)
 	}
 #else
 	{
-		uint32_t hi, lo, hi2;
+		unsigned int hi, lo;
 
-		do { /* the upper half may tick between the two reads */
-			__asm__ __volatile__("mftbu %0" : "=r"(hi));
-			__asm__ __volatile__("mftb %0" : "=r"(lo));
-			__asm__ __volatile__("mftbu %0" : "=r"(hi2));
-		} while (hi != hi2);
+		CYCLE_IMPL_SPLIT_READ(hi, lo, "mftbu %0", "mftb %0");
 		return (uint64_t)hi << 32 | lo;
 	}
 #endif
@@ -2636,18 +2644,6 @@ CYCLE_IMPL_INLINE double cycle_impl_time_min(void)
 #else
 #define CYCLE_IMPL_EXTENSION
 #endif
-
-/* A 64-bit counter read as two 32-bit halves: the upper half is read again
- * until it did not change across the read of the lower one. */
-#define CYCLE_IMPL_SPLIT_READ(hi, lo, read_hi, read_lo) \
-	do { \
-		unsigned int cycle_impl_hi2; \
-		do { \
-			__asm__ __volatile__(read_hi : "=r"(hi)); \
-			__asm__ __volatile__(read_lo : "=r"(lo)); \
-			__asm__ __volatile__(read_hi : "=r"(cycle_impl_hi2)); \
-		} while ((hi) != cycle_impl_hi2); \
-	} while (0)
 
 #if defined(HAVE_GETHRTIME) && defined(HAVE_HRTIME_T)
 /* Solaris (and any system with gethrtime): nanoseconds, on any CPU. */
