@@ -2,15 +2,28 @@
  * SPDX-License-Identifier: MIT
  * Copyright (c) 2026 the safecycle contributors
  *
+ * It takes the place of FFTW's kernel/cycle.h (Copyright (c) 2003, 2007-14
+ * Matteo Frigo and Massachusetts Institute of Technology, under the same
+ * licence) and keeps that file's counters, conditions and ticks types; the
+ * code and text are this project's own.
+ *
  * Permission is hereby granted, free of charge, to any person obtaining a copy
  * of this software and associated documentation files (the "Software"), to
  * deal in the Software without restriction, including without limitation the
  * rights to use, copy, modify, merge, publish, distribute, sublicense, and/or
  * sell copies of the Software, and to permit persons to whom the Software is
- * furnished to do so, subject to the following conditions: the above copyright
- * notice and this permission notice shall be included in all copies or
- * substantial portions of the Software.  THE SOFTWARE IS PROVIDED "AS IS",
- * WITHOUT WARRANTY OF ANY KIND, EXPRESS OR IMPLIED.
+ * furnished to do so, subject to the following conditions:
+ *
+ * The above copyright notice and this permission notice shall be included in
+ * all copies or substantial portions of the Software.
+ *
+ * THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
+ * IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
+ * FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT.  IN NO EVENT SHALL THE
+ * AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
+ * LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING
+ * FROM, OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS
+ * IN THE SOFTWARE.
  *
  * ==========================================================================
  * MANUAL
@@ -64,9 +77,12 @@
  *   replacement's readings are scaled into the same unit.  PMU cycle counters
  *   are per CPU: an interval across a migration between CPUs is not
  *   meaningful.  ARMv7's PMCCNTR is 32 bits wide: its ticks are the 32-bit
- *   readings, elapsed() handles the wrap for intervals below 2^31 ticks
- *   (about 2 s at 1 GHz), and a replacement's readings carry an epoch in
- *   bit 32 so that any interval across the switch is negative.
+ *   readings, elapsed() is their difference modulo 2^32 (right for any
+ *   interval below 2^32 ticks, about 4 s at 1 GHz, and never negative:
+ *   FFTW's planner measures again after a negative interval, for ever if
+ *   one run of a plan takes longer than the negative range starts), and a
+ *   replacement's readings carry an epoch in bit 32 so that any interval
+ *   across the switch is negative.
  *
  * Configuration (macros, normally from config.h; FFTW's configure names):
  *   HAVE_ARMV8_PMCCNTR_EL0  aarch64: try PMCCNTR_EL0 first.
@@ -98,9 +114,11 @@
  * FFTW's kernel/cycle.h (master), with FFTW's counter, ticks type and
  * TIME_MIN; then two of its own.  elapsed() is t1 - t0 as a double: where
  * the counter is 32 bits wide (rpcc, PMCCNTR, and mfctl 16 or rd %tick in
- * a 32-bit program) the difference modulo 2^32 read as signed, so that an
- * interval across one wrap (4 s at 1 GHz) comes out right and a reading
- * that went back stays negative; where ticks is a structure, nanoseconds.
+ * a 32-bit program) the difference modulo 2^32, never negative, so that an
+ * interval across one wrap comes out right and one longer than 2^31 ticks
+ * (2 s at 1 GHz) does not send FFTW's planner measuring again for ever; a
+ * 64-bit counter's reading that went back is negative; where ticks is a
+ * structure, nanoseconds.
  *   counter         ticks               FFTW's condition
  *   gethrtime       hrtime_t            HAVE_GETHRTIME && HAVE_HRTIME_T
  *   read_real_time  timebasestruct_t    HAVE_READ_REAL_TIME &&
@@ -1215,12 +1233,15 @@ CYCLE_IMPL_INLINE double elapsed(ticks t1, ticks t0)
 	 * straddles a revocation (see cycle_impl_convert) comes out negative.
 	 * ARMv7's 32-bit PMCCNTR: the readings are the low 32 bits; the
 	 * replacement's carry an epoch above them, so that an interval across
-	 * the switch is recognised at any distance from it. */
+	 * the switch is recognised at any distance from it.  Within an epoch
+	 * the difference is unsigned: a 32-bit counter wraps in seconds, and a
+	 * negative interval makes FFTW's planner measure again, which never
+	 * ends for a plan that runs longer than 2^31 cycles. */
 #if defined(CYCLE_IMPL_HAS_NARROW)
 	if (CYCLE_IMPL_LOAD(&cycle_impl_state.narrow, CYCLE_IMPL_RELAXED)) {
 		if ((t1 ^ t0) >> 32)
 			return -(double)CYCLE_IMPL_SETBACK;
-		return (double)(int32_t)(uint32_t)(t1 - t0);
+		return (double)(uint32_t)(t1 - t0);
 	}
 #endif
 	return (double)(int64_t)(t1 - t0);
@@ -3141,15 +3162,17 @@ CYCLE_IMPL_INLINE double elapsed(ticks t1, ticks t0)
 #if !defined(CYCLE_IMPL_PLAIN_WIDTH)
 #define CYCLE_IMPL_PLAIN_WIDTH ticks
 #endif
-/* The difference modulo the counter's width, read as a signed number: an
- * interval across one wrap of a 32-bit counter comes out right, and a
- * counter that went back (another CPU's) negative, which FFTW's planner
- * treats as "measure again". */
+/* The difference modulo the counter's width.  A 64-bit counter does not wrap
+ * in a process's life, so a difference past half its range is a reading that
+ * went back (another CPU's): negative, which FFTW's planner treats as
+ * "measure again".  A 32-bit one wraps in seconds: its difference is an
+ * interval below 2^32 ticks and never negative, since a plan that runs for
+ * 2^31 ticks would otherwise be measured again for ever. */
 CYCLE_IMPL_INLINE double elapsed(ticks t1, ticks t0)
 {
 	CYCLE_IMPL_PLAIN_WIDTH d = (CYCLE_IMPL_PLAIN_WIDTH)(t1 - t0);
 
-	if (d > (CYCLE_IMPL_PLAIN_WIDTH)-1 / 2)
+	if (sizeof(d) >= 8 && d > (CYCLE_IMPL_PLAIN_WIDTH)-1 / 2)
 		return -(double)(CYCLE_IMPL_PLAIN_WIDTH)(t0 - t1);
 	return (double)d;
 }

@@ -45,10 +45,11 @@ int main(void)
 	g->narrow = 1; /* ARMv7 PMCCNTR: ticks are 32-bit readings */
 	tap_ok(elapsed(0x10, 0xfffffff0u) == 32.0,
 	       "32-bit wrap: 32 ticks across 2^32");
-	tap_ok(elapsed(0x7fffffffu, 0) == 2147483647.0,
-	       "32-bit: 2^31-1 ticks is the longest interval");
-	tap_ok(elapsed(0x80000000u, 0) < 0,
-	       "32-bit: 2^31 ticks reads as negative, not as a huge interval");
+	tap_ok(elapsed(0xffffffffu, 0) == 4294967295.0,
+	       "32-bit: 2^32-1 ticks is the longest interval");
+	tap_ok(elapsed(0x80000000u, 0) == 2147483648.0,
+	       "32-bit: 2^31 ticks is positive (FFTW measures a negative "
+	       "interval again, for ever for a plan this long)");
 	c->base = 1000000;
 	tap_ok(cycle_impl_convert(CYCLE_IMPL_CLOCK_INDEX, 5000) ==
 	       ((ticks)1 << 32 | 1000000u),
