@@ -152,6 +152,12 @@ AS_CASE([$cycle_port],
   [13], [CYCLE_COUNTER_CHAIN="rdtime"],
   [14], [CYCLE_COUNTER_CHAIN="stck"],
   [CYCLE_COUNTER_CHAIN="clock_gettime"])
+dnl The chain is checked at run time only on Linux with GCC or Clang; elsewhere
+dnl the header reads the first of its classic blocks that fits the system.
+AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[#if !defined(__linux__) || !defined(__GNUC__)
+#error no run-time checks here
+#endif]])], [],
+  [CYCLE_COUNTER_CHAIN="the classic block for this system (no run-time checks: they need Linux and GCC or Clang)"])
 AC_MSG_RESULT([$CYCLE_COUNTER_CHAIN])
 AC_SUBST([CYCLE_COUNTER_CHAIN])
 ])

@@ -29,7 +29,7 @@ configure_with() {
 		CC="${CC:-cc}" CXX="${CXX:-c++}" "$@") >"$tmp/out" 2>&1
 }
 
-echo "1..12"
+echo "1..13"
 for opt in armv8-pmccntr:HAVE_ARMV8_PMCCNTR_EL0:$armv8 \
 	armv8-pmccntr-el0:HAVE_ARMV8_PMCCNTR_EL0:$armv8 \
 	armv8-cntvct-el0:HAVE_ARMV8_CNTVCT_EL0:$armv8 \
@@ -69,6 +69,16 @@ ok $? "no option, no counter macro"
 configure_with disabled --disable-armv8-pmccntr --disable-armv7a-pmccntr
 [ $? -eq 0 ] && ! grep -q "^#define HAVE_ARMV" "$tmp/disabled/config.h"
 ok $? "--disable-* is accepted and defines nothing"
+
+# Off Linux the header has no run-time checks, and the summary says so, not
+# the Linux chain (a compiler that does not define __linux__ stands in for
+# macOS, FreeBSD or Solaris; its own cache, CC being another).
+mkdir -p "$tmp/offlinux"
+(cd "$tmp/offlinux" && "$src/configure" --host="$target" \
+	CC="${CC:-cc} -U__linux__" CXX="${CXX:-c++}") >"$tmp/out" 2>&1
+rc=$?
+grep -q "which counters cycle.h will try... the classic block for this system (no run-time checks" "$tmp/out"
+ok $((rc + $?)) "without __linux__ the summary names the classic block, not the Linux chain"
 
 # The macro is reusable: a minimal project that only calls CYCLE_ARG_COUNTERS.
 mkdir -p "$tmp/reuse/m4"
