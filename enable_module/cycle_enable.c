@@ -88,7 +88,7 @@ struct ce_regs {
 	u64 pmcr;	/* PMCR(_EL0) */
 	u64 cntenset;	/* PMCNTENSET(_EL0) */
 	u64 intenset;	/* PMINTENSET(_EL1): perf enables it on its counters */
-	u64 ccfiltr;	/* PMCCFILTR_EL0; 0 where there is no filter */
+	u64 ccfiltr;	/* the cycle counter's filter; 0 where there is none */
 };
 
 /* Per-CPU bookkeeping, only ever changed on its own CPU with IRQs off. */
@@ -96,17 +96,18 @@ struct ce_cpu {
 	bool probed;		/* refusal, pmuv3 and has_timer are known */
 	bool has_pmu;		/* there is a PMU, granted or not */
 	bool pmuv3;		/* PMUSERENR has CR and ER */
+	bool has_filter;	/* the cycle counter has a filter (not PMUv1) */
 	bool has_timer;		/* ARMv7 generic timer: CNTKCTL exists */
 	u8 refusal;		/* enum ce_refusal */
 	bool active;		/* online and ours: PM exits, rearm apply */
 	bool holding;		/* a grant is in place; left is valid */
 	bool own_e;		/* PMCR.E is set because of us */
 	bool own_c;		/* the cycle counter is enabled because of us */
-	bool own_filter;	/* PMCCFILTR_EL0 holds our value */
+	bool own_filter;	/* the cycle filter holds our value */
 	bool own_vcten;		/* we set CNTKCTL.PL0VCTEN */
 	unsigned long grants;	/* times we wrote the grant on this CPU */
 	u64 userenr_added;	/* PMUSERENR bits that were not set before us */
-	u64 filter_before;	/* PMCCFILTR_EL0 before we took it over */
+	u64 filter_before;	/* the cycle filter before we took it over */
 	struct ce_regs left;	/* what the last grant left in the registers */
 };
 
@@ -146,18 +147,19 @@ static void ce_arch_probe(struct ce_cpu *c)
 	/* 0xf is an IMPLEMENTATION DEFINED PMU, not PMUv3. */
 	c->has_pmu = ver != 0 && ver != 0xf;
 	c->pmuv3 = c->has_pmu;
+	c->has_filter = c->has_pmu;
 	c->refusal = c->has_pmu ? CE_GRANTABLE : CE_NO_PMU;
 	/* Linux sets CNTKCTL_EL1.EL0VCTEN itself, or emulates the read. */
 	c->has_timer = false;
 }
 
-static void ce_arch_read_pmu(struct ce_regs *r)
+static void ce_arch_read_pmu(const struct ce_cpu *c, struct ce_regs *r)
 {
 	r->userenr = read_sysreg(pmuserenr_el0);
 	r->pmcr = read_sysreg(pmcr_el0);
 	r->cntenset = read_sysreg(pmcntenset_el0);
 	r->intenset = read_sysreg(pmintenset_el1);
-	r->ccfiltr = read_sysreg(pmccfiltr_el0);
+	r->ccfiltr = c->has_filter ? read_sysreg(pmccfiltr_el0) : 0;
 }
 
 static u64 ce_arch_read_cntkctl(void)
@@ -183,11 +185,6 @@ static void ce_arch_cycle_counter_on(void)
 static void ce_arch_cycle_counter_off(void)
 {
 	write_sysreg(CE_CNTEN_CYCLE, pmcntenclr_el0);
-}
-
-static bool ce_arch_has_filter(void)
-{
-	return true;
 }
 
 /*
@@ -220,6 +217,11 @@ static void ce_arch_write_cntkctl(u64 val)
 
 #include <asm/cputype.h>
 
+#define CE_FILTR_P		BIT(31)	/* do not count at PL1 */
+#define CE_FILTR_U		BIT(30)	/* do not count at PL0 */
+#define CE_FILTR_NSK		BIT(29)	/* with EL3: NS PL1 counts if NSK == P */
+#define CE_FILTR_NSU		BIT(28)	/* with EL3: NS PL0 counts if NSU == U */
+#define CE_PMSELR_CYCLE		31	/* PMSELR value that selects the cycle filter */
 #define CE_PERFMON_SHIFT	24
 #define CE_GENTIMER_SHIFT	16
 #define CE_MIDR_ARCH_CPUID	0xf	/* MIDR[19:16]: the CPUID scheme is used */
@@ -265,6 +267,8 @@ static void ce_arch_probe(struct ce_cpu *c)
 	c->has_timer = (read_cpuid_ext(CPUID_EXT_PFR1) >> CE_GENTIMER_SHIFT) &
 		       0xf;
 	c->pmuv3 = ver >= 3 && ver != 0xf;
+	/* PMUv2 added the filter: PMXEVTYPER with PMSELR = 31. */
+	c->has_filter = ver >= 2 && ver != 0xf;
 	if (ver == 0xf) {
 		c->refusal = CE_NO_PMU;
 	} else if (ver == 0 && !ce_known_v7_core(midr)) {
@@ -277,9 +281,29 @@ static void ce_arch_probe(struct ce_cpu *c)
 	}
 }
 
-static void ce_arch_read_pmu(struct ce_regs *r)
+/*
+ * The cycle filter is reached through PMSELR, which perf also uses: it is put
+ * back as found.  Callers run with IRQs off, so perf cannot come in between.
+ */
+static u32 ce_arch_select_cycle_filter(void)
 {
-	u32 v;
+	u32 sel;
+
+	asm volatile("mrc p15, 0, %0, c9, c12, 5" : "=r" (sel));
+	asm volatile("mcr p15, 0, %0, c9, c12, 5" : : "r" (CE_PMSELR_CYCLE));
+	isb();
+	return sel;
+}
+
+static void ce_arch_deselect(u32 sel)
+{
+	asm volatile("mcr p15, 0, %0, c9, c12, 5" : : "r" (sel));
+	isb();
+}
+
+static void ce_arch_read_pmu(const struct ce_cpu *c, struct ce_regs *r)
+{
+	u32 v, sel;
 
 	asm volatile("mrc p15, 0, %0, c9, c14, 0" : "=r" (v));
 	r->userenr = v;
@@ -290,6 +314,12 @@ static void ce_arch_read_pmu(struct ce_regs *r)
 	asm volatile("mrc p15, 0, %0, c9, c14, 1" : "=r" (v));
 	r->intenset = v;
 	r->ccfiltr = 0;
+	if (c->has_filter) {
+		sel = ce_arch_select_cycle_filter();
+		asm volatile("mrc p15, 0, %0, c9, c13, 1" : "=r" (v));
+		ce_arch_deselect(sel);
+		r->ccfiltr = v;
+	}
 }
 
 static u64 ce_arch_read_cntkctl(void)
@@ -320,19 +350,22 @@ static void ce_arch_cycle_counter_off(void)
 	asm volatile("mcr p15, 0, %0, c9, c12, 2" : : "r" (CE_CNTEN_CYCLE));
 }
 
-static bool ce_arch_has_filter(void)
-{
-	/* The ARMv7 cycle filter needs PMUv2 and PMSELR; not worth it. */
-	return false;
-}
-
+/*
+ * Count PL0 and PL1, whatever a perf session (cycles:k, say) left: a filter
+ * that excludes PL0 leaves user space a counter that reads but does not count
+ * its own cycles.  NSK and NSU are cleared with P and U, as on arm64.
+ */
 static u64 ce_arch_filter(u64 old)
 {
-	return old;
+	return old & ~(CE_FILTR_P | CE_FILTR_U | CE_FILTR_NSK | CE_FILTR_NSU);
 }
 
 static void ce_arch_write_filter(u64 val)
 {
+	u32 sel = ce_arch_select_cycle_filter();
+
+	asm volatile("mcr p15, 0, %0, c9, c13, 1" : : "r" ((u32)val));
+	ce_arch_deselect(sel);
 }
 
 static void ce_arch_write_cntkctl(u64 val)
@@ -366,6 +399,7 @@ static void ce_probe_this_cpu(struct ce_cpu *c)
 	if (assume_pmu && !c->has_pmu) {
 		c->has_pmu = true;
 		c->pmuv3 = IS_ENABLED(CONFIG_ARM64);
+		c->has_filter = c->pmuv3;
 		c->refusal = (c->pmuv3 || user_write) ? CE_GRANTABLE :
 			     CE_NEEDS_WRITE;
 	}
@@ -403,7 +437,7 @@ static void ce_grant_this_cpu(void)
 		ce_grant_timer(c);
 	if (c->refusal != CE_GRANTABLE)
 		return;
-	ce_arch_read_pmu(&now);
+	ce_arch_read_pmu(c, &now);
 
 	/*
 	 * What changed since the last grant is no longer ours.  perf writes
@@ -425,7 +459,7 @@ static void ce_grant_this_cpu(void)
 		c->own_filter = false;
 
 	if (!perf_c) {
-		if (ce_arch_has_filter()) {
+		if (c->has_filter) {
 			u64 filter = ce_arch_filter(now.ccfiltr);
 
 			if (filter != now.ccfiltr) {
@@ -453,7 +487,7 @@ static void ce_grant_this_cpu(void)
 	isb();
 
 	/* Read back: some bits (PMCR.P and .C, for one) do not read as written. */
-	ce_arch_read_pmu(&c->left);
+	ce_arch_read_pmu(c, &c->left);
 	c->holding = true;
 	c->grants++;
 	cpumask_set_cpu(smp_processor_id(), &ce_granted_mask);
@@ -475,7 +509,7 @@ static void ce_restore_this_cpu(void)
 	if (c->holding) {
 		bool perf_any, perf_c;
 
-		ce_arch_read_pmu(&now);
+		ce_arch_read_pmu(c, &now);
 		perf_any = now.intenset != 0;
 		perf_c = now.intenset & CE_CNTEN_CYCLE;
 		if (c->own_filter && !perf_c && now.ccfiltr == c->left.ccfiltr)
@@ -557,9 +591,13 @@ static void ce_revoked_ipi(void *arg)
 
 	if (!c->holding)
 		return;
-	ce_arch_read_pmu(&now);
+	ce_arch_read_pmu(c, &now);
+	/* A filter that leaves user space out (perf's cycles:k) is a
+	 * revocation too, where perf does not hold the cycle counter. */
 	if ((now.userenr & bits) != bits || !(now.pmcr & CE_PMCR_E) ||
-	    !(now.cntenset & CE_CNTEN_CYCLE))
+	    !(now.cntenset & CE_CNTEN_CYCLE) ||
+	    (!(now.intenset & CE_CNTEN_CYCLE) &&
+	     (now.ccfiltr & (CE_FILTR_U | CE_FILTR_NSU))))
 		cpumask_set_cpu(smp_processor_id(), revoked);
 }
 
@@ -738,8 +776,8 @@ static int __init cycle_enable_init(void)
 	int ret;
 
 	/* Asked to leave the kernel out, where the counter cannot. */
-	if (!count_el1 && !ce_arch_has_filter()) {
-		pr_err("count_el1=0: not supported on 32-bit ARM (this module sets no ARMv7 cycle filter)\n");
+	if (!count_el1 && !IS_ENABLED(CONFIG_ARM64)) {
+		pr_err("count_el1=0: not supported on 32-bit ARM (PMUv1 cores have no cycle filter)\n");
 		return -EINVAL;
 	}
 	if (assume_pmu) {

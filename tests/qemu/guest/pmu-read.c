@@ -5,11 +5,14 @@
  * it reads the counter with its own instruction, catches SIGILL itself and
  * prints one word, "traps", "frozen" or "counts".
  *
- * Usage: pmu-read [--cpu N] [--event | --pmcr-write]
+ * Usage: pmu-read [--cpu N] [--event | --pmcr-write | --rate]
  * --event reads event counter 0 (PMEVCNTR0_EL0, arm64 only) instead: the
  * module grants that only with event_read=1.
  * --pmcr-write writes PMCR back with the value it holds and prints "traps"
  * or "writes": the module allows that only with user_write=1.
+ * --rate prints "rate=R", the counter's ticks per microsecond of
+ * CLOCK_MONOTONIC over 100 ms spent in user space: where a filter leaves
+ * user space out of the count, only the kernel's share of that time counts.
  */
 #define _GNU_SOURCE
 #include <sched.h>
@@ -19,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "guest-util.h"
 
@@ -32,6 +36,7 @@ static void on_sigill(int sig)
 
 static int read_event_counter;
 static int write_pmcr;
+static int measure_rate;
 
 static uint64_t read_counter(void)
 {
@@ -87,8 +92,10 @@ int main(int argc, char **argv)
 			read_event_counter = 1;
 		} else if (strcmp(argv[i], "--pmcr-write") == 0) {
 			write_pmcr = 1;
+		} else if (strcmp(argv[i], "--rate") == 0) {
+			measure_rate = 1;
 		} else {
-			fprintf(stderr, "usage: pmu-read [--cpu N] [--event | --pmcr-write]\n");
+			fprintf(stderr, "usage: pmu-read [--cpu N] [--event | --pmcr-write | --rate]\n");
 			return 2;
 		}
 	}
@@ -105,6 +112,27 @@ int main(int argc, char **argv)
 	if (write_pmcr) {
 		rewrite_pmcr();
 		puts("writes");
+		return 0;
+	}
+	if (measure_rate) {
+		struct timespec t0, t;
+		double us;
+
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		first = read_counter();
+		do {
+			for (spin = 0; spin < 10000; spin++)
+				;
+			clock_gettime(CLOCK_MONOTONIC, &t);
+			us = (t.tv_sec - t0.tv_sec) * 1e6 +
+			     (t.tv_nsec - t0.tv_nsec) / 1e3;
+		} while (us < 100000);
+		second = read_counter();
+#if defined(__arm__)
+		printf("rate=%.4f\n", (uint32_t)(second - first) / us);
+#else
+		printf("rate=%.4f\n", (double)(second - first) / us);
+#endif
 		return 0;
 	}
 	first = read_counter();
