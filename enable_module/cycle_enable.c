@@ -125,6 +125,15 @@ static struct cpumask ce_refused_mask;
 #define CE_USERENR_ER		BIT(3)	/* PMUv3: read the event counters */
 
 /*
+ * The cycle counter's filter, the same bits in PMCCFILTR_EL0 and in ARMv7
+ * PMUv2's PMXEVTYPER for the cycle counter (EL1/EL0 read PL1/PL0 there).
+ */
+#define CE_FILTR_P		BIT(31)	/* do not count at EL1 */
+#define CE_FILTR_U		BIT(30)	/* do not count at EL0 */
+#define CE_FILTR_NSK		BIT(29)	/* with EL3: NS EL1 counts if NSK == P */
+#define CE_FILTR_NSU		BIT(28)	/* with EL3: NS EL0 counts if NSU == U */
+
+/*
  * Per-architecture register access.  Both halves provide the same helpers;
  * the rest of the file does not know which one it runs on.
  */
@@ -133,10 +142,6 @@ static struct cpumask ce_refused_mask;
 #include <asm/sysreg.h>
 #include <asm/virt.h>
 
-#define CE_FILTR_P		BIT(31)	/* do not count at EL1 */
-#define CE_FILTR_U		BIT(30)	/* do not count at EL0 */
-#define CE_FILTR_NSK		BIT(29)	/* with EL3: NS EL1 counts if NSK == P */
-#define CE_FILTR_NSU		BIT(28)	/* with EL3: NS EL0 counts if NSU == U */
 #define CE_FILTR_NSH		BIT(27)	/* count at EL2 */
 #define CE_PMUVER_SHIFT		8
 
@@ -217,10 +222,6 @@ static void ce_arch_write_cntkctl(u64 val)
 
 #include <asm/cputype.h>
 
-#define CE_FILTR_P		BIT(31)	/* do not count at PL1 */
-#define CE_FILTR_U		BIT(30)	/* do not count at PL0 */
-#define CE_FILTR_NSK		BIT(29)	/* with EL3: NS PL1 counts if NSK == P */
-#define CE_FILTR_NSU		BIT(28)	/* with EL3: NS PL0 counts if NSU == U */
 #define CE_PMSELR_CYCLE		31	/* PMSELR value that selects the cycle filter */
 #define CE_PERFMON_SHIFT	24
 #define CE_GENTIMER_SHIFT	16

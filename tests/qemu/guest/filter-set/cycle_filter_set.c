@@ -25,28 +25,37 @@
 
 static DEFINE_PER_CPU(u32, cfs_seen);
 
-static void cfs_write(void *arg)
+/* PMSELR = 31 selects the cycle filter; the old PMSELR is put back after. */
+static u32 cfs_select(void)
 {
-	u32 val = *(u32 *)arg, sel;
+	u32 sel;
 
 	asm volatile("mrc p15, 0, %0, c9, c12, 5" : "=r" (sel));
 	asm volatile("mcr p15, 0, %0, c9, c12, 5" : : "r" (31));
 	isb();
-	asm volatile("mcr p15, 0, %0, c9, c13, 1" : : "r" (val));
+	return sel;
+}
+
+static void cfs_deselect(u32 sel)
+{
 	asm volatile("mcr p15, 0, %0, c9, c12, 5" : : "r" (sel));
 	isb();
 }
 
+static void cfs_write(void *arg)
+{
+	u32 sel = cfs_select();
+
+	asm volatile("mcr p15, 0, %0, c9, c13, 1" : : "r" (*(u32 *)arg));
+	cfs_deselect(sel);
+}
+
 static void cfs_read(void *unused)
 {
-	u32 val, sel;
+	u32 val, sel = cfs_select();
 
-	asm volatile("mrc p15, 0, %0, c9, c12, 5" : "=r" (sel));
-	asm volatile("mcr p15, 0, %0, c9, c12, 5" : : "r" (31));
-	isb();
 	asm volatile("mrc p15, 0, %0, c9, c13, 1" : "=r" (val));
-	asm volatile("mcr p15, 0, %0, c9, c12, 5" : : "r" (sel));
-	isb();
+	cfs_deselect(sel);
 	this_cpu_write(cfs_seen, val);
 }
 
