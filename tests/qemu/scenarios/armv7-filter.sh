@@ -37,14 +37,6 @@ rate() {
 least_rate() {
 	for i in 1 2 3; do rate "$1"; done | sort -n | head -n 1
 }
-# below LIMIT VALUE, at_least LIMIT VALUE: VALUE < LIMIT, VALUE >= LIMIT
-# (decimals); both false for an empty VALUE (pmu-read failed).
-below() {
-	[ -n "$2" ] && awk -v v="$2" -v l="$1" 'BEGIN { exit !(v < l) }'
-}
-at_least() {
-	[ -n "$2" ] && awk -v v="$2" -v l="$1" 'BEGIN { exit !(v >= l) }'
-}
 
 check "insmod cycle_filter_set.ko value=$no_pl0 (what cycles:k leaves)" \
 	insmod /opt/cycle_filter_set.ko value=$no_pl0

@@ -135,6 +135,15 @@ ce() {
 	cat "/sys/kernel/cycle_enable/$1"
 }
 
+# below LIMIT VALUE, at_least LIMIT VALUE: VALUE < LIMIT, VALUE >= LIMIT
+# (decimals); both false for an empty VALUE (the measuring program failed).
+below() {
+	[ -n "$2" ] && awk -v v="$2" -v l="$1" 'BEGIN { exit !(v < l) }'
+}
+at_least() {
+	[ -n "$2" ] && awk -v v="$2" -v l="$1" 'BEGIN { exit !(v >= l) }'
+}
+
 # kernel_trouble: print kernel warnings, bugs and oopses so far; status 0
 # when there was none.
 kernel_trouble() {
