@@ -33,20 +33,30 @@
 #endif
 
 static const char usage_text[] =
-	"Usage: cycle-probe [--json] [--cpu LIST] [--help] [--version]\n"
+	"Usage: cycle-probe [--json] [--cpu LIST] [--qualify] [--report FILE]\n"
+	"                   [--vary-frequency] [--help] [--version]\n"
 	"Probe each cycle counter of this machine on every CPU it may run on:\n"
 	"whether it reads, traps or is frozen, its nominal and measured rate,\n"
 	"its smallest step, the cost of one read, and whether it went\n"
 	"backwards; then name the configured counter, the one getticks()\n"
 	"selects, and what to do when the configured one is unusable.\n"
 	"\n"
-	"  --json       print one JSON object instead of a table\n"
-	"  --cpu LIST   probe only these CPUs, e.g. 0  0-2  1,3\n"
-	"  --help       print this help and exit\n"
-	"  --version    print the version and exit\n"
+	"  --json            print one JSON object instead of a table\n"
+	"  --cpu LIST        probe only these CPUs, e.g. 0  0-2  1,3\n"
+	"  --qualify         also measure what planning needs: offsets and\n"
+	"                    drift between CPUs, counting across a sleep, a\n"
+	"                    perf session taking the counter; a verdict per\n"
+	"                    counter (about 1 s + 0.2 s per CPU, at most\n"
+	"                    2 s + 0.5 s per CPU)\n"
+	"  --report FILE     --qualify, and write a Markdown report to FILE\n"
+	"                    (- for standard output, instead of the table)\n"
+	"  --vary-frequency  --qualify, and measure each rate at cpufreq's\n"
+	"                    lowest and highest frequency (needs root)\n"
+	"  --help            print this help and exit\n"
+	"  --version         print the version and exit\n"
 	"\n"
-	"Exit status: 0 configured counter usable on every probed CPU,\n"
-	"1 only a fallback is usable, 2 usage error.\n";
+	"Exit status: 0 configured counter usable on every probed CPU (with\n"
+	"--qualify: fit for planning), 1 otherwise, 2 usage error.\n";
 
 #ifndef CYCLE_IMPL_ENGINE
 
@@ -69,6 +79,8 @@ int main(int argc, char **argv)
 
 #else /* CYCLE_IMPL_ENGINE */
 
+#include "probe.h"
+
 #include <errno.h>
 #include <math.h>
 #include <sched.h>
@@ -85,57 +97,7 @@ int main(int argc, char **argv)
 #define BATCH 64         /* consecutive reads compared for steps */
 #define COST_BATCH 256   /* reads timed as one group */
 
-/* Counters of the architecture that this build has no instruction for: a
- * 32-bit ARM build for ARMv6 or older cannot read the ARMv7 counters even
- * when the CPU has them.  Shown as "absent" so the reason is visible. */
-#if CYCLE_IMPL_NHW == 0 && defined(__arm__)
-static const char *const absent_names[] = {"PMCCNTR", "CNTVCT"};
-#define NABSENT 2
-#else
-static const char *const absent_names[] = {""};
-#define NABSENT 0
-#endif
-
-#define NROWS (NABSENT + CYCLE_IMPL_NCOUNTERS)
-#if defined(CYCLE_IMPL_PERF_INDEX)
-#define PERF_ROW (NABSENT + CYCLE_IMPL_PERF_INDEX)
-#else
-#define PERF_ROW (-1)
-#endif
-
-/* The row of the counter the build asked for.  An ARMv6 build configured
- * for an ARMv7 counter asked for one it cannot have: that is the answer. */
-#if NABSENT && defined(HAVE_ARMV7A_PMCCNTR)
-#define CONFIGURED_ROW 0
-#elif NABSENT && defined(HAVE_ARMV7A_CNTVCT)
-#define CONFIGURED_ROW 1
-#else
-#define CONFIGURED_ROW (NABSENT + CYCLE_IMPL_CONFIGURED)
-#endif
-
-/* Worst last: the aggregate over CPUs is the worst status seen.
- * "unavailable" is the perf tier's: no event could be opened or read. */
-enum status { ST_AVAILABLE, ST_FROZEN, ST_UNAVAILABLE, ST_TRAPS, ST_ABSENT };
-static const char *const status_names[] = {
-	"available", "frozen", "unavailable", "traps", "absent"
-};
-
-struct result {
-	enum status status;
-	double hz;          /* measured against the clock; <0 unknown */
-	double nominal_hz;  /* CNTFRQ and the like; <=0 unknown */
-	uint64_t min_step;  /* smallest nonzero step; 0 none seen */
-	double ns_per_read; /* <0 unknown */
-	long backwards;     /* consecutive reads that went back; <0 unknown */
-};
-
-struct options {
-	int json;
-	int explicit_cpus;
-	cpu_set_t cpus;
-};
-
-static const char *arch_name(void)
+const char *arch_name(void)
 {
 #if defined(__aarch64__) && defined(__AARCH64EB__)
 	return "aarch64_be";
@@ -182,8 +144,18 @@ static const char *arch_name(void)
 #endif
 }
 
+#if NABSENT
+static const char *const absent_names[NABSENT] = {"PMCCNTR", "CNTVCT"};
+#else
+static const char *const absent_names[1] = {""};
+#endif
+
+const char *const status_names[] = {
+	"available", "frozen", "unavailable", "traps", "absent"
+};
+
 /* Row r of the report: absent counters first, then the engine's chain. */
-static const char *row_name(int r)
+const char *row_name(int r)
 {
 	return r < NABSENT ? absent_names[r] : cycle_impl_name(r - NABSENT);
 }
@@ -229,7 +201,7 @@ static int parse_cpu_list(const char *s, cpu_set_t *set, unsigned long *beyond)
 }
 
 /* Writes set as a compact list ("0-3,6") into buf. */
-static void format_cpu_list(const cpu_set_t *set, char *buf, size_t size)
+void format_cpu_list(const cpu_set_t *set, char *buf, size_t size)
 {
 	size_t n = 0;
 	int c = 0;
@@ -330,6 +302,9 @@ static int check_cpus(const cpu_set_t *want, const cpu_set_t *allowed)
 	return 0;
 }
 
+static int check_cpufreq(const cpu_set_t *cpus);
+static int open_report(struct options *o);
+
 /* Returns -1 to go on, else the exit status. */
 static int parse_options(int argc, char **argv, struct options *o)
 {
@@ -344,6 +319,21 @@ static int parse_options(int argc, char **argv, struct options *o)
 
 		if (strcmp(a, "--json") == 0) {
 			o->json = 1;
+		} else if (strcmp(a, "--qualify") == 0) {
+			o->qualify = 1;
+		} else if (strcmp(a, "--vary-frequency") == 0) {
+			o->qualify = o->vary_frequency = 1;
+		} else if (strcmp(a, "--report") == 0) {
+			if (++i == argc) {
+				fputs("cycle-probe: --report needs a file name, "
+				      "or - (try --help)\n", stderr);
+				return 2;
+			}
+			o->qualify = 1;
+			o->report_path = argv[i];
+		} else if (strncmp(a, "--report=", 9) == 0 && a[9]) {
+			o->qualify = 1;
+			o->report_path = a + 9;
 		} else if (strcmp(a, "--cpu") == 0) {
 			if (++i == argc) {
 				fputs("cycle-probe: --cpu needs a list, e.g. "
@@ -368,16 +358,67 @@ static int parse_options(int argc, char **argv, struct options *o)
 	allowed_cpus(&online);
 	if (!list) {
 		o->cpus = online;
+	} else {
+		rc = parse_cpu_list(list, &o->cpus, &beyond);
+		if (rc == 0)
+			return usage_error("malformed CPU list", list);
+		o->explicit_cpus = 1;
+		if (check_cpus(&o->cpus, &online))
+			return 2;
+		if (rc < 0)
+			return no_such_cpu(beyond, &online);
+	}
+	if (o->vary_frequency && (rc = check_cpufreq(&o->cpus)) != 0)
+		return rc;
+	return open_report(o);
+}
+
+/* --vary-frequency: each CPU must have cpufreq limits this process may
+ * write (root); returns 0 or the exit status. */
+static int check_cpufreq(const cpu_set_t *cpus)
+{
+	char path[128];
+	int c;
+
+	for (c = 0; c < CPU_SETSIZE; c++) {
+		if (!CPU_ISSET(c, cpus))
+			continue;
+		snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/"
+			 "cpufreq/scaling_max_freq", c);
+		if (access(path, F_OK) != 0) {
+			fprintf(stderr, "cycle-probe: --vary-frequency: CPU %d "
+				"has no cpufreq (no %s)\n", c, path);
+			return 2;
+		}
+		if (access(path, W_OK) != 0) {
+			fprintf(stderr, "cycle-probe: --vary-frequency needs "
+				"root: cannot write %s\n", path);
+			return 2;
+		}
+	}
+	return 0;
+}
+
+/* --report FILE is opened before an second of measuring is spent. */
+static int open_report(struct options *o)
+{
+	if (!o->report_path)
+		return -1;
+	if (strcmp(o->report_path, "-") == 0) {
+		if (o->json) {
+			fputs("cycle-probe: --report - and --json both want "
+			      "standard output\n", stderr);
+			return 2;
+		}
+		o->report = stdout;
 		return -1;
 	}
-	rc = parse_cpu_list(list, &o->cpus, &beyond);
-	if (rc == 0)
-		return usage_error("malformed CPU list", list);
-	o->explicit_cpus = 1;
-	if (check_cpus(&o->cpus, &online))
+	o->report = fopen(o->report_path, "w");
+	if (!o->report) {
+		fprintf(stderr, "cycle-probe: cannot write the report to %s: "
+			"%s\n", o->report_path, strerror(errno));
 		return 2;
-	if (rc < 0)
-		return no_such_cpu(beyond, &online);
+	}
 	return -1;
 }
 
@@ -385,7 +426,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 
 /* cycle.h's clock: on x86 the system call, which works where an inherited
  * PR_TSC_SIGSEGV makes the vDSO's clock_gettime fault. */
-static uint64_t clock_ns(void)
+uint64_t clock_ns(void)
 {
 	return cycle_impl_clock();
 }
@@ -412,15 +453,24 @@ static inline int64_t step_of(int i, uint64_t a, uint64_t b)
 	return (int64_t)(b - a);
 }
 
-/* While measuring, a read that traps (access revoked meanwhile) must be
- * completed by cycle.h's handler and counted, not kill the probe nor make
- * this process switch counters: hence the handler and the probing flag. */
-struct guard {
-	int had_handler;
-	unsigned traps;
-};
+/* The same for the other files, by row (a row never absent). */
+uint64_t probe_read_row(int row)
+{
+	return read_counter(row - NABSENT);
+}
 
-static void guard_begin(struct guard *gd)
+int64_t probe_step(int row, uint64_t a, uint64_t b)
+{
+	return step_of(row - NABSENT, a, b);
+}
+
+int probe_row_is_narrow(int row)
+{
+	(void)row;
+	return row >= NABSENT && CYCLE_IMPL_NARROW(row - NABSENT);
+}
+
+void guard_begin(struct guard *gd)
 {
 	gd->had_handler = cycle_impl_state.installed != NULL;
 	cycle_impl_install();
@@ -429,7 +479,7 @@ static void guard_begin(struct guard *gd)
 }
 
 /* Returns 1 if some read trapped since guard_begin(). */
-static int guard_end(const struct guard *gd)
+int guard_end(const struct guard *gd)
 {
 	int trapped = cycle_impl_self.probe_traps != gd->traps;
 
@@ -560,7 +610,7 @@ static void probe_counter(int i, struct result *r)
 	}
 }
 
-static void probe_row(int row, struct result *r)
+void probe_row(int row, struct result *r)
 {
 	if (row < NABSENT) {
 		memset(r, 0, sizeof(*r));
@@ -575,16 +625,7 @@ static void probe_row(int row, struct result *r)
 
 /* --- Probing every CPU --------------------------------------------------- */
 
-struct report {
-	int ncpus;
-	int cpu[CPU_SETSIZE];
-	struct result (*res)[NROWS]; /* res[cpu index][row] */
-	struct result agg[NROWS];    /* over the CPUs */
-	const char *selected;
-	double selected_hz;
-};
-
-static int pin_to(int cpu)
+int pin_to(int cpu)
 {
 	cpu_set_t one;
 
@@ -627,6 +668,8 @@ static int probe_cpus(const struct options *o, struct report *rep)
 				probe_row(row, &rep->res[rep->ncpus][row]);
 		rep->cpu[rep->ncpus++] = c;
 	}
+	if (o->qualify && rep->ncpus && qualify_direct_rows(o, rep) != 0)
+		return 1;
 #if defined(CYCLE_IMPL_PERF_INDEX)
 	/* The perf tier last, on every CPU: once this process holds its
 	 * event, the kernel lets it read PMCCNTR_EL0 directly too, and the
@@ -634,6 +677,8 @@ static int probe_cpus(const struct options *o, struct report *rep)
 	for (k = 0; k < rep->ncpus; k++)
 		if (pin_to(rep->cpu[k]) == 0)
 			probe_row(PERF_ROW, &rep->res[k][PERF_ROW]);
+	if (o->qualify && rep->ncpus)
+		qualify_perf_row(rep);
 #endif
 	if (have_saved)
 		sched_setaffinity(0, sizeof(saved), &saved);
@@ -693,7 +738,7 @@ static void aggregate(struct report *rep)
 /* Where row has status st, in words ("on CPU 1", "on every probed CPU"):
  * a counter that fails on some CPUs only points at hotplug, perf or
  * big.LITTLE rather than at a missing module. */
-static void cpus_with(const struct report *rep, int row, enum status st,
+void cpus_with(const struct report *rep, int row, enum status st,
 		      char *buf, size_t size)
 {
 	char list[200]; /* leaves room for the words around it */
@@ -714,7 +759,7 @@ static void cpus_with(const struct report *rep, int row, enum status st,
 }
 
 /* The first number in a /proc file, or -1 when it is missing. */
-static long proc_number(const char *path)
+long proc_number(const char *path)
 {
 	FILE *f = fopen(path, "r");
 	long v = -1;
@@ -798,19 +843,19 @@ static void perf_tier_why(char *buf, size_t size)
 }
 #endif
 
-static int module_loaded(void)
+int module_loaded(void)
 {
 	return access("/sys/module/cycle_enable", F_OK) == 0;
 }
 
-static int is_pmu(const char *name)
+int is_pmu(const char *name)
 {
 	return strncmp(name, "PMCCNTR", 7) == 0;
 }
 
 /* What to do about the configured counter; fills buf, returns 1 when the
  * configured counter is usable everywhere. */
-static int advise(const struct report *rep, char *buf, size_t size)
+int advise(const struct report *rep, char *buf, size_t size)
 {
 	int row = CONFIGURED_ROW;
 	const char *name = row_name(row);
@@ -925,7 +970,7 @@ static void print_table(const struct report *rep, const char *advice)
 }
 
 /* JSON strings: our names are plain ASCII, but escape anyway. */
-static void json_string(const char *s)
+void json_string(const char *s)
 {
 	putchar('"');
 	for (; *s; s++) {
@@ -942,7 +987,7 @@ static void json_string(const char *s)
 }
 
 /* A number, or null when unknown (or not finite, which JSON cannot say). */
-static void json_number(double x, int known)
+void json_number(double x, int known)
 {
 	if (known && isfinite(x))
 		printf("%.10g", x);
@@ -1013,7 +1058,7 @@ static void json_cpus(const struct report *rep)
 		}
 		printf("    ]}%s\n", k + 1 < rep->ncpus ? "," : "");
 	}
-	fputs("  ]\n", stdout);
+	fputs("  ]", stdout);
 }
 
 /* "perf_tier": the arm64 perf tier and the kernel settings behind it. */
@@ -1073,7 +1118,9 @@ static void print_json(const struct report *rep, const char *advice,
 	json_perf_tier(rep);
 	json_counters(rep);
 	json_cpus(rep);
-	fputs("}\n", stdout);
+	if (rep->q)
+		qualify_json(rep);
+	fputs("\n}\n", stdout);
 }
 
 #if defined(CYCLE_IMPL_PERF_INDEX)
@@ -1123,11 +1170,12 @@ int main(int argc, char **argv)
 	struct options o;
 	struct report rep;
 	char advice[1024];
-	int rc, usable;
+	int rc, usable, fit;
 
 	rc = parse_options(argc, argv, &o);
 	if (rc >= 0)
 		return rc;
+	memset(&rep, 0, sizeof(rep));
 	/* What an ordinary process gets: chosen before we pin ourselves. */
 	selected_counter(&rep);
 	rc = probe_cpus(&o, &rep);
@@ -1137,15 +1185,24 @@ int main(int argc, char **argv)
 	usable = advise(&rep, advice, sizeof(advice));
 	if (o.json)
 		print_json(&rep, advice, usable);
-	else
+	else if (!o.report_path || strcmp(o.report_path, "-") != 0)
 		print_table(&rep, advice);
+	if (o.qualify && !o.json && (!o.report_path ||
+				     strcmp(o.report_path, "-") != 0))
+		qualify_print(&rep);
+	if (o.report_path && qualify_write_report(&o, &rep) != 0)
+		rc = 1;
+	fit = o.qualify ? qualify_configured_fit(&rep) : usable;
+	qualify_free(&rep);
 	free(rep.res);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, "cycle-probe: cannot write output: %s\n",
 			strerror(errno));
 		return 1;
 	}
-	return usable ? 0 : 1;
+	if (rc)
+		return rc;
+	return fit ? 0 : 1;
 }
 
 #endif /* CYCLE_IMPL_ENGINE */

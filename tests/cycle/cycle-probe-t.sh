@@ -14,7 +14,7 @@ trap 'rm -rf "$tmp"' EXIT
 TAP_DIAG=$tmp/err
 lines() { wc -l <"$1" | tr -d ' '; }
 
-echo "1..17"
+echo "1..30"
 [ -x "$probe" ] || { echo "Bail out! $probe was not built"; exit 1; }
 
 run --version >"$tmp/out" 2>"$tmp/err"
@@ -86,6 +86,47 @@ else
 	skip "needs two online CPUs and taskset"
 	skip "needs two online CPUs and taskset"
 fi
+
+# --qualify: a verdict per counter, consistent with the exit status, the
+# JSON and the Markdown report.
+run --qualify --report "$tmp/report.md" >"$tmp/q.txt" 2>"$tmp/err"
+q_rc=$?
+[ "$q_rc" -le 1 ] && grep -q '^qualified: ' "$tmp/q.txt" &&
+	grep -q '^verdict: clock_gettime: ' "$tmp/q.txt"
+ok $? "--qualify runs (exit $q_rc), gives a verdict per counter and a conclusion"
+sed 's/^/# /' "$tmp/q.txt"
+run --qualify --json >"$tmp/json" 2>"$tmp/err"
+qj_rc=$?
+check "all(c['verdict'] in ('fit', 'pinned', 'not-fit') for c in j['qualify']['counters']) and [c['name'] for c in j['qualify']['counters']] == [c['name'] for c in j['counters']]" \
+	"--qualify --json: a verdict (fit, pinned, not-fit) for every counter"
+check "[c for c in j['qualify']['counters'] if c['name'] == 'clock_gettime'][0]['verdict'] == 'fit'" \
+	"clock_gettime, measured against itself, is fit for planning"
+check "all(c['verdict'] == 'not-fit' and 'traps' in c['reason'] for c in j['qualify']['counters'] if any(s == 'traps' for s in [x['per_cpu_status'] for x in j['counters'] if x['name'] == c['name']][0].values()))" \
+	"every counter that traps somewhere is not fit, and the reason says it traps"
+check "all(x['offset_ns'] is not None and x['sleep_ratio'] is not None for c in j['qualify']['counters'] if c['name'] == 'clock_gettime' for x in c['cpus'])" \
+	"clock_gettime has an offset and a sleep share on every CPU"
+check "len(j['cpus']) < 2 or all(abs(x['offset_ns']) <= x['offset_unc_ns'] + 1000 for c in j['qualify']['counters'] if c['name'] == 'clock_gettime' for x in c['cpus'])" \
+	"clock_gettime's offsets between CPUs are within their uncertainty"
+check "all(0.5 < x['sleep_ratio'] < 1.5 for c in j['qualify']['counters'] if c['name'] == 'clock_gettime' for x in c['cpus'])" \
+	"clock_gettime counts a sleep (share between 0.5 and 1.5)"
+check "0 < j['qualify']['seconds'] < 2 + 0.5 * len(j['cpus'])" \
+	"the qualification stays within its bound (2 s + 0.5 s per CPU)"
+check "j['qualify']['configured_fit'] == ($qj_rc == 0)" \
+	"exit status $qj_rc: 0 exactly when the configured counter is fit"
+[ "$q_rc" -eq "$qj_rc" ]
+ok $? "the table and the JSON give the same exit status ($q_rc, $qj_rc)"
+n_counters=$(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))['counters']))" "$tmp/json")
+[ -s "$tmp/report.md" ] && grep -q '^## Verdicts' "$tmp/report.md" &&
+	[ "$(sed -n '/^## Verdicts/,/^## /p' "$tmp/report.md" | grep -c '^| [A-Za-z]')" -eq $((n_counters + 1)) ]
+ok $? "--report writes Markdown with a verdict row per counter ($n_counters)"
+sed -n '1,/^## Per CPU/p' "$tmp/report.md" | sed 's/^/# /'
+run --report - >"$tmp/out" 2>"$tmp/err"
+head -1 "$tmp/out" | grep -q '^# Cycle counter qualification' && ! grep -q '^selected: ' "$tmp/out"
+ok $? "--report - writes the report, and only it, to standard output"
+run --report "$tmp/no/such/dir/r.md" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ "$rc" -eq 2 ] && [ "$(lines "$tmp/err")" -eq 1 ] && [ ! -s "$tmp/out" ]
+ok $? "an unwritable report: exit 2 ($rc) before measuring, one line on stderr"
 
 # An inherited PR_TSC_SIGSEGV (x86): the probe reports rdtsc as trapping
 # instead of dying in its own clock reads.
