@@ -12,7 +12,9 @@
  *                between two getticks() measures the disagreement;
  *   fit for planning.
  * Notes say what holds even for a fit counter: it stops in sleep, it counts
- * cycles and follows the frequency, perf takes it away.
+ * cycles and follows the frequency, perf takes it away.  A counter of the
+ * thread rather than of the CPU (a perf event) has no cross-CPU questions:
+ * only the first level applies to it.
  */
 #include "probe-verdict.h"
 
@@ -174,15 +176,18 @@ static int judge_unusable(const struct qv_counter *c, struct qv_verdict *v)
 	unsigned i;
 	int n;
 
+	/* Every way it fails to read, worst first: "traps on CPUs 0,2-7;
+	 * frozen on CPU 1". */
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		n = cpus_where(c, with_status, &bad[i], list, sizeof(list));
 		if (n == 0)
 			continue;
 		v->level = QV_NOT_FIT;
-		snprintf(v->reason, sizeof(v->reason), "%s on CPU%s %s",
-			 qv_status_text(bad[i]), n > 1 ? "s" : "", list);
-		return 1;
+		add(v->reason, sizeof(v->reason), "%s on CPU%s %s",
+		    qv_status_text(bad[i]), n > 1 ? "s" : "", list);
 	}
+	if (v->level == QV_NOT_FIT)
+		return 1;
 	n = cpus_where(c, went_back, NULL, list, sizeof(list));
 	if (n) {
 		v->level = QV_NOT_FIT;
@@ -374,6 +379,15 @@ void qv_judge(const struct qv_counter *c, struct qv_verdict *v)
 	if (c->ncpus == 0) {
 		v->level = QV_NOT_FIT;
 		snprintf(v->reason, sizeof(v->reason), "no CPU qualified");
+		return;
+	}
+	if (c->per_task) {
+		if (!judge_unusable(c, v))
+			add(v->notes, sizeof(v->notes), "it counts this "
+			    "thread's own cycles in user mode (a perf event): "
+			    "perf carries the count when the thread moves to "
+			    "another CPU, and it stands still while the thread "
+			    "sleeps or runs in the kernel");
 		return;
 	}
 	cross_cpu(c, v);

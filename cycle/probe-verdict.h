@@ -56,10 +56,13 @@ struct qv_cpu {
 };
 
 /* One counter on every CPU qualified.  cycles: the counter counts CPU
- * cycles (PMCCNTR, rdcycle) rather than time. */
+ * cycles (PMCCNTR, rdcycle) rather than time.  per_task: it counts the
+ * thread's own user-mode cycles (a perf event, arm64's perf tier), which
+ * perf carries across CPUs: no offsets, drift or per-CPU rates apply. */
 struct qv_counter {
 	const char *name;
 	int cycles;
+	int per_task;
 	int ncpus;
 	const struct qv_cpu *cpus;
 };

@@ -42,14 +42,15 @@ static struct qv_cpu sound(int cpu, double hz, double offset_ns, double unc_ns)
 	return p;
 }
 
-static struct qv_verdict judge(const char *name, int cycles,
-			       const struct qv_cpu *cpus, int n)
+static struct qv_verdict judge_as(const char *name, int cycles, int per_task,
+				  const struct qv_cpu *cpus, int n)
 {
 	struct qv_counter c;
 	struct qv_verdict v;
 
 	c.name = name;
 	c.cycles = cycles;
+	c.per_task = per_task;
 	c.ncpus = n;
 	c.cpus = cpus;
 	qv_judge(&c, &v);
@@ -57,6 +58,12 @@ static struct qv_verdict judge(const char *name, int cycles,
 		 v.reason[0] ? ": " : "", v.reason, v.notes[0] ? " -- " : "",
 		 v.notes);
 	return v;
+}
+
+static struct qv_verdict judge(const char *name, int cycles,
+			       const struct qv_cpu *cpus, int n)
+{
+	return judge_as(name, cycles, 0, cpus, n);
 }
 
 static int has(const char *text, const char *part)
@@ -71,7 +78,7 @@ int main(void)
 	char buf[32];
 	int k;
 
-	tap_plan(27);
+	tap_plan(32);
 
 	/* Recorded: this x86-64 machine (2 vCPUs), rdtsc.  Offsets and
 	 * drift within the clock's resolution. */
@@ -90,6 +97,51 @@ int main(void)
 	v = judge("PMCCNTR_EL0", 1, b, 2);
 	tap_ok(v.level == QV_NOT_FIT && has(v.reason, "traps on CPUs 0-1"),
 	       "qemu-user PMCCNTR_EL0: not fit, traps on CPUs 0-1");
+
+	/* Recorded: the arm64 VM (qemu-system, Cortex-A57, 8 CPUs, Debian's
+	 * 6.1 kernel) with cycle_enable loaded: each CPU's PMCCNTR_EL0 was
+	 * reset at its own bring-up. */
+	{
+		static const double off_us[8] = {
+			0, -446.5, -617.7, -897.6, -2600, -2800, -3300, -3600
+		};
+
+		for (k = 0; k < 8; k++) {
+			b[k] = sound(k, 1000.03e6, off_us[k] * 1e3, 200.0);
+			b[k].perf = QV_PERF_REARMED;
+		}
+	}
+	v = judge("PMCCNTR_EL0", 1, b, 8);
+	tap_ok(v.level == QV_PINNED && has(v.reason, "CPUs 7 and 0 disagree by 3.6 ms") &&
+	       has(v.notes, "on CPUs 0-7 until the module's rearm"),
+	       "recorded arm64 VM, module: pinned, CPUs 7 and 0 3.6 ms apart; perf noted");
+	/* Recorded: the same VM, kernel.perf_user_access=1: the perf tier
+	 * counts the thread's user cycles only, so its pace differs by CPU
+	 * (kernel time under emulation) and a sleep counts nothing. */
+	{
+		static const double mhz[8] = {
+			897.8, 925.0, 943.9, 959.0, 938.7, 943.2, 923.1, 920.4
+		};
+
+		for (k = 0; k < 8; k++) {
+			b[k] = sound(k, mhz[k] * 1e6, 0.0, 0.0);
+			b[k].offset_known = b[k].drift_known = 0;
+			b[k].sleep_ratio = 0.0;
+		}
+	}
+	v = judge_as("PMCCNTR_EL0_perf", 1, 1, b, 8);
+	tap_ok(v.level == QV_FIT && has(v.notes, "thread's own cycles") &&
+	       !has(v.notes, "stops while"),
+	       "recorded perf tier: fit, a counter of the thread, not of the CPU");
+	b[5].status = QV_UNAVAILABLE;
+	v = judge_as("PMCCNTR_EL0_perf", 1, 1, b, 8);
+	tap_ok(v.level == QV_NOT_FIT && has(v.reason, "unavailable on CPU 5"),
+	       "perf tier unavailable on CPU 5: not fit");
+	/* The same rates on a counter of the CPU: units differ by CPU. */
+	b[5].status = QV_AVAILABLE;
+	v = judge("PMCCNTR_EL0", 1, b, 8);
+	tap_ok(v.level == QV_PINNED && has(v.reason, "rate differs"),
+	       "the same rates on a counter of the CPU: pinned");
 
 	/* A skewed board: two clusters whose generic timers disagree by
 	 * 3.2 us (clusters brought up from different resets). */
@@ -220,8 +272,14 @@ int main(void)
 	b[2].status = QV_TRAPS;
 	b[0].backwards = 2;
 	v = judge("PMCCNTR_EL0", 1, b, 4);
-	tap_ok(v.level == QV_NOT_FIT && has(v.reason, "traps on CPU 2"),
+	tap_ok(v.level == QV_NOT_FIT && has(v.reason, "traps on CPU 2") &&
+	       !has(v.reason, "backwards"),
 	       "traps outranks backwards in the reason");
+	b[1].status = QV_FROZEN;
+	v = judge("PMCCNTR_EL0", 1, b, 4);
+	tap_ok(v.level == QV_NOT_FIT &&
+	       strcmp(v.reason, "traps on CPU 2; frozen on CPU 1") == 0,
+	       "recorded arm64 VM after a perf tier event: traps and frozen both named");
 
 	/* perf: gone, rearmed, back. */
 	for (k = 0; k < 4; k++) {
