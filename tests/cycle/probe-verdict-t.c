@@ -279,7 +279,7 @@ int main(void)
 	v = judge("PMCCNTR_EL0", 1, b, 4);
 	tap_ok(v.level == QV_NOT_FIT &&
 	       strcmp(v.reason, "traps on CPU 2; frozen on CPU 1") == 0,
-	       "recorded arm64 VM after a perf tier event: traps and frozen both named");
+	       "traps and frozen both named (as in the arm64 VM after a perf tier event: traps on CPUs 0,2-7, frozen on CPU 1)");
 
 	/* perf: gone, rearmed, back. */
 	for (k = 0; k < 4; k++) {

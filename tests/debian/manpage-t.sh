@@ -54,9 +54,10 @@ ok $? "cycle-probe --help lists options"
 # shellcheck disable=SC2086
 documented option $options
 
-# The JSON keys of this machine's output (perf_tier's appear on aarch64).
+# The JSON keys of this machine's output, --qualify's included (perf_tier's
+# appear on aarch64).
 # shellcheck disable=SC2086
-${TEST_EMULATOR:-} "$probe" --json >"$tmp/json" 2>/dev/null
+${TEST_EMULATOR:-} "$probe" --json --qualify >"$tmp/json" 2>/dev/null
 keys=$(grep -o '"[a-z_]*":' "$tmp/json" | tr -d '":' | sort -u)
 # shellcheck disable=SC2086
 documented "JSON key" $keys
