@@ -204,9 +204,12 @@
  * (PMUSERENR, readable at EL0) is read before the PMU counter, at the
  * choice and at every later read, so a revocation is normally noticed
  * without any trap: only one that lands between those two instructions
- * traps.  A PMU counter that stays readable but stops (Linux 6.1 leaves it
- * so after a perf session) repeats its value: two equal readings 2 us apart
- * also switch.
+ * traps.  On PMUv3.9 cores (Armv8.9; Linux 6.13+ sets PMUSERENR's UEN) the
+ * register no longer tells: PMUACR_EL1, which user space cannot read,
+ * grants counter by counter, so the counter is tried under the guard and a
+ * denial is a trap like any other.  A PMU counter that stays readable but
+ * stops (Linux 6.1 leaves it so after a perf session) repeats its value:
+ * two equal readings 2 us apart also switch.
  *
  * Costs.  getticks() is one load and one compare before the counter read
  * when the counter in use is the port's inline one, which the kernel never
@@ -307,7 +310,10 @@
  * kernel.perf_event_paranoid 2 or lower (Debian's default, 3, refuses them
  * any event: EACCES).  A reading follows the page's sequence lock: the
  * event's offset plus PMCCNTR_EL0 when the page says the event sits in the
- * cycle counter now (index 32), else read() on the event.  An mrs that traps
+ * cycle counter now (index 32), else read() on the event: on PMUv3.9 the
+ * kernel grants just the event's own counter (PMUACR_EL1), and where the
+ * cycles event avoids the cycle counter (NVIDIA Olympus, Linux 2026-04) the
+ * page says so and read() answers.  An mrs that traps
  * because the task was switched out meanwhile is stepped over by the guard
  * and retried; it revokes nothing.  It counts the user-mode cycles of that
  * one thread (not the kernel's, not other tasks', nothing while it sleeps),
@@ -472,6 +478,30 @@
  *   CYCLE_IMPL_ULL_TICKS      ticks is unsigned long long, as in FFTW
  * ---------------------------------------------------------------------- */
 
+/* What the PMU's user-enable register (PMUSERENR_EL0 on AArch64, PMUSERENR
+ * on AArch32; EL0 may read it) says of reading the cycle counter: 0 denied
+ * (the read is not even tried), 1 granted, 2 perhaps.  EN (bit 0) grants
+ * everything; CR (bit 2) the cycle counter's reads.  PMUv3.9 (Armv8.9,
+ * Linux 6.13+) adds UEN (bit 4): while it is set, PMUACR_EL1.C, which EL0
+ * cannot read, decides, and CR only forbids writes.  Linux sets UEN, ER and
+ * CR with PMUACR_EL1 holding just the counters the task's own events use,
+ * so a set CR says nothing then: only a guarded read can tell. */
+#define CYCLE_IMPL_USERENR_EN 0x1u
+#define CYCLE_IMPL_USERENR_CR 0x4u
+#define CYCLE_IMPL_USERENR_UEN 0x10u
+#define CYCLE_IMPL_PMU_DENIED 0
+#define CYCLE_IMPL_PMU_GRANTED 1
+#define CYCLE_IMPL_PMU_PERHAPS 2
+CYCLE_IMPL_INLINE int cycle_impl_userenr_grant(unsigned long userenr)
+{
+	if (userenr & CYCLE_IMPL_USERENR_EN)
+		return CYCLE_IMPL_PMU_GRANTED;
+	if (userenr & CYCLE_IMPL_USERENR_UEN)
+		return CYCLE_IMPL_PMU_PERHAPS;
+	return (userenr & CYCLE_IMPL_USERENR_CR) ? CYCLE_IMPL_PMU_GRANTED
+						 : CYCLE_IMPL_PMU_DENIED;
+}
+
 #if defined(__GNUC__) && defined(__aarch64__)
 /* AArch64: the PMU cycle counter read directly, the same counter read
  * through a perf event (kernel.perf_user_access=1, Linux 5.17+), and the
@@ -510,16 +540,17 @@ CYCLE_IMPL_INLINE double cycle_impl_hw_nominal_hz(int i)
 	__asm__ __volatile__("mrs %0, cntfrq_el0" : "=r"(f));
 	return (double)f;
 }
-/* Whether PMCCNTR_EL0 is readable at EL0 now: PMUSERENR_EL0.EN or .CR.
- * PMUSERENR_EL0 itself is readable at EL0 (a hypervisor without a virtual
- * PMU may trap it: the guard completes that read with 0). */
-#define CYCLE_IMPL_PMU_ACCESS_MASK 5u
-CYCLE_IMPL_INLINE unsigned cycle_impl_pmu_access(void)
+/* Whether PMCCNTR_EL0 is readable at EL0 now, as PMUSERENR_EL0 tells
+ * (cycle_impl_userenr_grant).  PMUSERENR_EL0 itself is readable at EL0 (a
+ * hypervisor without a virtual PMU may trap it: the guard completes that
+ * read with 0). */
+#define CYCLE_IMPL_PMU_ACCESS 1
+CYCLE_IMPL_INLINE int cycle_impl_pmu_access(void)
 {
 	uint64_t v;
 
 	__asm__ __volatile__("mrs %0, pmuserenr_el0" : "=r"(v));
-	return (unsigned)v & CYCLE_IMPL_PMU_ACCESS_MASK;
+	return cycle_impl_userenr_grant((unsigned long)v);
 }
 
 #elif defined(__GNUC__) && defined(__arm__) && defined(__ARM_ARCH) && \
@@ -563,15 +594,16 @@ CYCLE_IMPL_INLINE double cycle_impl_hw_nominal_hz(int i)
 	__asm__ __volatile__("mrc p15, 0, %0, c14, c0, 0" : "=r"(f));
 	return (double)f;
 }
-/* Whether PMCCNTR is readable at PL0 now: PMUSERENR.EN (ARMv7), or .CR
- * (ARMv8 in AArch32).  PMUSERENR is readable at PL0. */
-#define CYCLE_IMPL_PMU_ACCESS_MASK 5u
-CYCLE_IMPL_INLINE unsigned cycle_impl_pmu_access(void)
+/* Whether PMCCNTR is readable at PL0 now: PMUSERENR.EN (ARMv7), .CR
+ * (ARMv8 in AArch32), .UEN (PMUv3.9): cycle_impl_userenr_grant.  PMUSERENR
+ * is readable at PL0. */
+#define CYCLE_IMPL_PMU_ACCESS 1
+CYCLE_IMPL_INLINE int cycle_impl_pmu_access(void)
 {
 	uint32_t v;
 
 	__asm__ __volatile__("mrc p15, 0, %0, c9, c14, 0" : "=r"(v));
-	return v & CYCLE_IMPL_PMU_ACCESS_MASK;
+	return cycle_impl_userenr_grant(v);
 }
 
 #elif defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
@@ -2007,12 +2039,12 @@ CYCLE_IMPL_INLINE int cycle_impl_probe(int index, uint64_t *value)
 		return 0; /* no guard, no read */
 #endif
 	}
-#if defined(CYCLE_IMPL_PMU_ACCESS_MASK)
+#if defined(CYCLE_IMPL_PMU_ACCESS)
 	/* Where the PMU counter is not granted its read is not even tried:
 	 * no trap, so nothing another thread's SIGILL handler (a feature
-	 * probe) could receive. */
+	 * probe) could receive.  A PMUv3.9 "perhaps" is tried, guarded. */
 	if (index == 0) {
-		if (!cycle_impl_pmu_access()) {
+		if (cycle_impl_pmu_access() == CYCLE_IMPL_PMU_DENIED) {
 			*value = 0;
 			return 0;
 		}
@@ -2473,10 +2505,13 @@ CYCLE_IMPL_NOINLINE ticks cycle_impl_slow(int configured)
 		index = cycle_impl_next(index, 1);
 		return cycle_impl_convert(index, cycle_impl_read(index));
 	}
-#if defined(CYCLE_IMPL_PMU_ACCESS_MASK)
+#if defined(CYCLE_IMPL_PMU_ACCESS)
 	/* Access taken back (perf, hotplug, idle): seen before the read,
-	 * which then need not trap (only a switch between the two does). */
-	if (index == 0 && !cycle_impl_pmu_access()) {
+	 * which then need not trap (only a switch between the two does).
+	 * Under PMUv3.9's UEN the register cannot tell: the read goes
+	 * ahead, and the guard answers it if PMUACR_EL1 denies it. */
+	if (index == 0 &&
+	    cycle_impl_pmu_access() == CYCLE_IMPL_PMU_DENIED) {
 		cycle_impl_revoke(0, mode, " is no longer granted");
 		return cycle_impl_slow(configured);
 	}

@@ -109,6 +109,7 @@ struct qualification {
 	char perf_note[256];          /* why perf was not tested, or "" */
 	char freq_note[256];
 	int rearmed;                  /* we wrote the module's rearm */
+	long *userenr;                /* [cpu index]: PMUSERENR, -1 unknown */
 	uint64_t began, ended;
 	int ref;                      /* the reference CPU's index */
 };
@@ -542,6 +543,107 @@ static void frequency_test(const struct options *o, struct report *rep)
 			 "current frequency only");
 }
 
+/* --- The PMU's user-enable register ----------------------------------- */
+
+#if defined(__aarch64__)
+#define USERENR_NAME "PMUSERENR_EL0"
+#else
+#define USERENR_NAME "PMUSERENR"
+#endif
+
+#if defined(CYCLE_IMPL_PMU_ACCESS)
+
+/* PMUSERENR on this CPU, under the guard (a hypervisor without a virtual
+ * PMU may trap it); -1 if it trapped. */
+static long read_userenr(void)
+{
+	struct guard gd;
+	unsigned long v;
+
+	guard_begin(&gd);
+#if defined(__aarch64__)
+	{
+		uint64_t r;
+
+		__asm__ __volatile__("mrs %0, pmuserenr_el0" : "=r"(r));
+		v = (unsigned long)r;
+	}
+#else
+	{
+		uint32_t r;
+
+		__asm__ __volatile__("mrc p15, 0, %0, c9, c14, 0" : "=r"(r));
+		v = r;
+	}
+#endif
+	return guard_end(&gd) ? -1 : (long)(v & 0xff);
+}
+#endif
+
+/* What the machine grants, before the perf test changes it: PMUSERENR on
+ * every CPU, where the architecture has one. */
+static void read_access_registers(struct report *rep)
+{
+	int k;
+
+	for (k = 0; k < rep->ncpus; k++) {
+		rep->q->userenr[k] = -1;
+#if defined(CYCLE_IMPL_PMU_ACCESS)
+		if (pin_to(rep->cpu[k]) == 0)
+			rep->q->userenr[k] = read_userenr();
+#endif
+	}
+}
+
+/* The meaning of a PMUSERENR value, for the cycle counter. */
+static const char *userenr_meaning(long v)
+{
+#if defined(CYCLE_IMPL_PMU_ACCESS)
+	switch (cycle_impl_userenr_grant((unsigned long)v)) {
+	case CYCLE_IMPL_PMU_GRANTED:
+		return (v & CYCLE_IMPL_USERENR_EN) ? "EN: all access granted" :
+		       "CR: the cycle counter's reads granted";
+	case CYCLE_IMPL_PMU_PERHAPS:
+		return "UEN: PMUv3.9 per-counter access, PMUACR_EL1 decides";
+	default:
+		return "no user access to the cycle counter";
+	}
+#else
+	(void)v;
+	return "";
+#endif
+}
+
+/* "0x0c on CPUs 0-7 (CR: ...); 0x00 on CPU 8 (...)" into buf, or "" where
+ * there is no such register. */
+static void describe_userenr(const struct report *rep, char *buf, size_t size)
+{
+	const struct qualification *q = rep->q;
+	size_t n = 0;
+	int k, j;
+
+	buf[0] = '\0';
+	for (k = 0; k < rep->ncpus && n < size; k++) {
+		cpu_set_t set;
+		char list[256];
+
+		for (j = 0; j < k; j++)
+			if (q->userenr[j] == q->userenr[k])
+				break;
+		if (j < k || q->userenr[k] < 0)
+			continue;
+		CPU_ZERO(&set);
+		for (j = k; j < rep->ncpus; j++)
+			if (q->userenr[j] == q->userenr[k])
+				CPU_SET(rep->cpu[j], &set);
+		format_cpu_list(&set, list, sizeof(list));
+		n += (size_t)snprintf(buf + n, size - n, "%s0x%02lx on CPU%s %s "
+				      "(%s)", n ? "; " : "", q->userenr[k],
+				      CPU_COUNT(&set) > 1 ? "s" : "", list,
+				      userenr_meaning(q->userenr[k]));
+	}
+}
+
 /* --- Putting it together ---------------------------------------------- */
 
 static void fill_cells(struct report *rep, const int *want)
@@ -656,11 +758,13 @@ int qualify_direct_rows(const struct options *o, struct report *rep)
 	if (q) {
 		q->cell = calloc((size_t)rep->ncpus, sizeof(*q->cell));
 		q->freq = calloc((size_t)rep->ncpus, sizeof(*q->freq));
+		q->userenr = calloc((size_t)rep->ncpus, sizeof(*q->userenr));
 	}
-	if (!q || !q->cell || !q->freq) {
+	if (!q || !q->cell || !q->freq || !q->userenr) {
 		if (q) {
 			free(q->cell);
 			free(q->freq);
+			free(q->userenr);
 		}
 		free(q);
 		fputs("cycle-probe: out of memory\n", stderr);
@@ -669,6 +773,7 @@ int qualify_direct_rows(const struct options *o, struct report *rep)
 	rep->q = q;
 	q->ref = 0;
 	q->began = clock_ns();
+	read_access_registers(rep);
 	qualify_pass(o, rep, 0);
 	q->ended = clock_ns();
 	return 0;
@@ -688,6 +793,7 @@ void qualify_free(struct report *rep)
 		return;
 	free(rep->q->cell);
 	free(rep->q->freq);
+	free(rep->q->userenr);
 	free(rep->q);
 	rep->q = NULL;
 }
@@ -860,7 +966,7 @@ static void verdict_advice(const struct report *rep, int row, char *buf,
 void qualify_print(const struct report *rep)
 {
 	const struct qualification *q = rep->q;
-	char a[64], b[80], c[64], d[64];
+	char a[64], b[80], c[64], d[64], access[512];
 	int k, row;
 
 	if (!q)
@@ -894,6 +1000,9 @@ void qualify_print(const struct report *rep)
 		if (v->notes[0])
 			printf("  notes: %s\n", v->notes);
 	}
+	describe_userenr(rep, access, sizeof(access));
+	if (access[0])
+		printf("access: " USERENR_NAME " %s\n", access);
 	if (q->perf_note[0])
 		printf("perf: %s\n", q->perf_note);
 	printf("frequency: %s\n", q->freq_note);
@@ -973,6 +1082,16 @@ void qualify_json(const struct report *rep)
 	json_text_or_null(q->perf_note);
 	fputs(",\n    \"frequency_note\": ", stdout);
 	json_string(q->freq_note);
+	fputs(",\n    \"pmuserenr\": ", stdout);
+	for (k = 0; k < rep->ncpus; k++) {
+		if (q->userenr[k] < 0)
+			continue;
+		printf("%s\"%d\": %ld", first ? "{" : ", ", rep->cpu[k],
+		       q->userenr[k]);
+		first = 0;
+	}
+	fputs(first ? "null" : "}", stdout);
+	first = 1;
 	fputs(",\n    \"cpufreq\": [", stdout);
 	for (k = 0; k < rep->ncpus; k++) {
 		const struct cpufreq *f = &q->freq[k];
@@ -1127,6 +1246,9 @@ int qualify_write_report(const struct options *o, const struct report *rep)
 			q->freq[q->ref].max_khz / 1000,
 			q->freq[q->ref].cur_khz / 1000);
 	fprintf(f, "- **Frequency:** %s\n", q->freq_note);
+	describe_userenr(rep, buf, sizeof(buf));
+	if (buf[0])
+		fprintf(f, "- **" USERENR_NAME ":** %s\n", buf);
 	if (q->perf_note[0])
 		fprintf(f, "- **perf:** %s\n", q->perf_note);
 	if (q->rearmed)

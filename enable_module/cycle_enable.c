@@ -89,6 +89,7 @@ struct ce_regs {
 	u64 cntenset;	/* PMCNTENSET(_EL0) */
 	u64 intenset;	/* PMINTENSET(_EL1): perf enables it on its counters */
 	u64 ccfiltr;	/* the cycle counter's filter; 0 where there is none */
+	u64 pmuacr;	/* PMUACR_EL1 (PMUv3.9); 0 where there is none */
 };
 
 /* Per-CPU bookkeeping, only ever changed on its own CPU with IRQs off. */
@@ -96,6 +97,7 @@ struct ce_cpu {
 	bool probed;		/* refusal, pmuv3 and has_timer are known */
 	bool has_pmu;		/* there is a PMU, granted or not */
 	bool pmuv3;		/* PMUSERENR has CR and ER */
+	bool pmuacr;		/* PMUv3.9: PMUACR_EL1 grants counter by counter */
 	bool has_filter;	/* the cycle counter has a filter (not PMUv1) */
 	bool has_timer;		/* ARMv7 generic timer: CNTKCTL exists */
 	u8 refusal;		/* enum ce_refusal */
@@ -104,6 +106,7 @@ struct ce_cpu {
 	bool own_e;		/* PMCR.E is set because of us */
 	bool own_c;		/* the cycle counter is enabled because of us */
 	bool own_filter;	/* the cycle filter holds our value */
+	bool own_acr_c;		/* PMUACR_EL1.C is set because of us */
 	bool own_vcten;		/* we set CNTKCTL.PL0VCTEN */
 	unsigned long grants;	/* times we wrote the grant on this CPU */
 	u64 userenr_added;	/* PMUSERENR bits that were not set before us */
@@ -123,6 +126,8 @@ static struct cpumask ce_refused_mask;
 #define CE_USERENR_EN		BIT(0)	/* everything, writes included */
 #define CE_USERENR_CR		BIT(2)	/* PMUv3: read the cycle counter */
 #define CE_USERENR_ER		BIT(3)	/* PMUv3: read the event counters */
+#define CE_USERENR_UEN		BIT(4)	/* PMUv3.9: PMUACR_EL1 decides reads */
+#define CE_PMUACR_C		BIT(31)	/* PMUv3.9: the cycle counter */
 
 /*
  * The cycle counter's filter, the same bits in PMCCFILTR_EL0 and in ARMv7
@@ -144,6 +149,9 @@ static struct cpumask ce_refused_mask;
 
 #define CE_FILTR_NSH		BIT(27)	/* count at EL2 */
 #define CE_PMUVER_SHIFT		8
+#define CE_PMUVER_V3P9		9
+/* Spelled here: kernels before 6.13 do not name it. */
+#define CE_SYS_PMUACR_EL1	sys_reg(3, 0, 9, 14, 4)
 
 static void ce_arch_probe(struct ce_cpu *c)
 {
@@ -152,6 +160,7 @@ static void ce_arch_probe(struct ce_cpu *c)
 	/* 0xf is an IMPLEMENTATION DEFINED PMU, not PMUv3. */
 	c->has_pmu = ver != 0 && ver != 0xf;
 	c->pmuv3 = c->has_pmu;
+	c->pmuacr = c->has_pmu && ver >= CE_PMUVER_V3P9;
 	c->has_filter = c->has_pmu;
 	c->refusal = c->has_pmu ? CE_GRANTABLE : CE_NO_PMU;
 	/* Linux sets CNTKCTL_EL1.EL0VCTEN itself, or emulates the read. */
@@ -165,6 +174,12 @@ static void ce_arch_read_pmu(const struct ce_cpu *c, struct ce_regs *r)
 	r->cntenset = read_sysreg(pmcntenset_el0);
 	r->intenset = read_sysreg(pmintenset_el1);
 	r->ccfiltr = c->has_filter ? read_sysreg(pmccfiltr_el0) : 0;
+	r->pmuacr = c->pmuacr ? read_sysreg_s(CE_SYS_PMUACR_EL1) : 0;
+}
+
+static void ce_arch_write_pmuacr(u64 val)
+{
+	write_sysreg_s(val, CE_SYS_PMUACR_EL1);
 }
 
 static u64 ce_arch_read_cntkctl(void)
@@ -308,6 +323,7 @@ static void ce_arch_read_pmu(const struct ce_cpu *c, struct ce_regs *r)
 
 	asm volatile("mrc p15, 0, %0, c9, c14, 0" : "=r" (v));
 	r->userenr = v;
+	r->pmuacr = 0;	/* no PMUv3.9 here: ce_arch_probe leaves c->pmuacr */
 	asm volatile("mrc p15, 0, %0, c9, c12, 0" : "=r" (v));
 	r->pmcr = v;
 	asm volatile("mrc p15, 0, %0, c9, c12, 1" : "=r" (v));
@@ -372,6 +388,10 @@ static void ce_arch_write_filter(u64 val)
 static void ce_arch_write_cntkctl(u64 val)
 {
 	asm volatile("mcr p15, 0, %0, c14, c1, 0" : : "r" ((u32)val));
+}
+
+static void ce_arch_write_pmuacr(u64 val)
+{
 }
 
 #endif
@@ -449,11 +469,14 @@ static void ce_grant_this_cpu(void)
 		c->own_e = false;
 		c->own_c = false;
 		c->own_filter = false;
+		c->own_acr_c = false;
 		c->userenr_added = ce_user_bits(c) & ~now.userenr;
 	}
 	perf_c = now.intenset & CE_CNTEN_CYCLE;
 	if (now.pmcr != c->left.pmcr)
 		c->own_e = false;
+	if (now.pmuacr != c->left.pmuacr)
+		c->own_acr_c = false;
 	if (perf_c || now.cntenset != c->left.cntenset)
 		c->own_c = false;
 	if (perf_c || now.ccfiltr != c->left.ccfiltr)
@@ -481,6 +504,17 @@ static void ce_grant_this_cpu(void)
 		now.pmcr |= CE_PMCR_E;
 		ce_arch_write_pmcr(now.pmcr);
 		c->own_e = true;
+	}
+	/*
+	 * PMUv3.9: while PMUSERENR.UEN is set (Linux 6.13+ sets it for a task
+	 * with user-readable events), PMUACR_EL1 decides which counters EL0
+	 * reads and CR only forbids writes.  The cycle counter's bit is what
+	 * makes our grant hold either way; no other counter's is touched.
+	 */
+	if (c->pmuacr && !(now.pmuacr & CE_PMUACR_C)) {
+		now.pmuacr |= CE_PMUACR_C;
+		ce_arch_write_pmuacr(now.pmuacr);
+		c->own_acr_c = true;
 	}
 	bits = ce_user_bits(c);
 	now.userenr |= bits;
@@ -519,12 +553,15 @@ static void ce_restore_this_cpu(void)
 			ce_arch_cycle_counter_off();
 		if (c->own_e && !perf_any && now.pmcr == c->left.pmcr)
 			ce_arch_write_pmcr(now.pmcr & ~CE_PMCR_E);
+		if (c->own_acr_c && !perf_c && now.pmuacr == c->left.pmuacr)
+			ce_arch_write_pmuacr(now.pmuacr & ~CE_PMUACR_C);
 		if (now.userenr == c->left.userenr)
 			ce_arch_write_userenr(now.userenr & ~c->userenr_added);
 		c->holding = false;
 		c->own_e = false;
 		c->own_c = false;
 		c->own_filter = false;
+		c->own_acr_c = false;
 	}
 	if (c->own_vcten) {
 		ce_arch_write_cntkctl(ce_arch_read_cntkctl() &
@@ -595,8 +632,12 @@ static void ce_revoked_ipi(void *arg)
 	ce_arch_read_pmu(c, &now);
 	/* A filter that leaves user space out (perf's cycles:k) is a
 	 * revocation too, where perf does not hold the cycle counter. */
+	/* Under PMUv3.9's UEN, a cycle counter PMUACR_EL1 leaves out is
+	 * revoked whatever CR says. */
 	if ((now.userenr & bits) != bits || !(now.pmcr & CE_PMCR_E) ||
 	    !(now.cntenset & CE_CNTEN_CYCLE) ||
+	    (c->pmuacr && (now.userenr & CE_USERENR_UEN) &&
+	     !(now.pmuacr & CE_PMUACR_C)) ||
 	    (!(now.intenset & CE_CNTEN_CYCLE) &&
 	     (now.ccfiltr & (CE_FILTR_U | CE_FILTR_NSU))))
 		cpumask_set_cpu(smp_processor_id(), revoked);
