@@ -14,7 +14,7 @@ trap 'rm -rf "$tmp"' EXIT
 TAP_DIAG=$tmp/err
 lines() { wc -l <"$1" | tr -d ' '; }
 
-echo "1..30"
+echo "1..31"
 [ -x "$probe" ] || { echo "Bail out! $probe was not built"; exit 1; }
 
 run --version >"$tmp/out" 2>"$tmp/err"
@@ -127,6 +127,19 @@ run --report "$tmp/no/such/dir/r.md" >"$tmp/out" 2>"$tmp/err"
 rc=$?
 [ "$rc" -eq 2 ] && [ "$(lines "$tmp/err")" -eq 1 ] && [ ! -s "$tmp/out" ]
 ok $? "an unwritable report: exit 2 ($rc) before measuring, one line on stderr"
+
+# --vary-frequency where it cannot work: no cpufreq, or not root.
+first_cpu=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['cpus'][0]['cpu'])" "$tmp/json" 2>/dev/null || echo 0)
+maxfreq=/sys/devices/system/cpu/cpu$first_cpu/cpufreq/scaling_max_freq
+if [ ! -e "$maxfreq" ] || [ ! -w "$maxfreq" ]; then
+	run --vary-frequency --cpu "$first_cpu" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ "$rc" -eq 2 ] && [ "$(lines "$tmp/err")" -eq 1 ] && [ ! -s "$tmp/out" ] &&
+		grep -q 'cpufreq\|root' "$tmp/err"
+	ok $? "--vary-frequency without writable cpufreq: exit 2 ($rc), $(cat "$tmp/err")"
+else
+	skip "cpufreq is writable here: --vary-frequency would change the frequency"
+fi
 
 # An inherited PR_TSC_SIGSEGV (x86): the probe reports rdtsc as trapping
 # instead of dying in its own clock reads.
