@@ -342,9 +342,10 @@ static int write_rearm(void)
 	return ok;
 }
 
-/* On CPU k, for each PMU row that reads there: does a perf cycles session
- * of this process take it away, and does it come back. */
-static void perf_test(struct report *rep, int k)
+/* On CPU k, for each wanted PMU row that reads there: does a perf cycles
+ * session of this process take it away, and does it come back.  The perf
+ * tier's own event then shares the PMU with the session's. */
+static void perf_test(struct report *rep, int k, const int *want)
 {
 	struct qualification *q = rep->q;
 	int row;
@@ -353,8 +354,10 @@ static void perf_test(struct report *rep, int k)
 		struct qv_cpu *p = &q->cell[k][row].qv;
 		int during, fd = -1;
 
+		if (!want[row])
+			continue;
 		p->perf = QV_PERF_UNTESTED;
-		if (row == PERF_ROW || row < NABSENT || !is_pmu(row_name(row)) ||
+		if (row < NABSENT || !is_pmu(row_name(row)) ||
 		    !qualified(q, k, row) || q->perf_note[0])
 			continue;
 		if (pin_to(rep->cpu[k]) != 0)
@@ -745,8 +748,11 @@ static void qualify_pass(const struct options *o, struct report *rep,
 		 * frequency changes a cycle counter's pace, either of which
 		 * would pass for drift between the rounds. */
 		for (k = 0; k < rep->ncpus; k++)
-			perf_test(rep, k);
+			perf_test(rep, k, want);
 		frequency_test(o, rep);
+	} else {
+		for (k = 0; k < rep->ncpus; k++)
+			perf_test(rep, k, want);
 	}
 	judge_rows(rep, want, perf_pass);
 }

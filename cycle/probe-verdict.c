@@ -295,14 +295,40 @@ static int judge_disagreement(const struct qv_counter *c, struct qv_verdict *v)
 	return 0;
 }
 
+/* What a perf cycles session did to it, where it did something. */
+static void add_perf_notes(const struct qv_counter *c, struct qv_verdict *v)
+{
+	const size_t sz = sizeof(v->notes);
+	enum qv_perf p;
+	char list[160];
+	int n;
+
+	p = QV_PERF_GONE;
+	n = cpus_where(c, perf_is, &p, list, sizeof(list));
+	if (n)
+		add(v->notes, sz, "a perf cycles session takes it away on "
+		    "CPU%s %s and it stays away: cycle.h then falls back to "
+		    "the next counter", n > 1 ? "s" : "", list);
+	p = QV_PERF_REARMED;
+	n = cpus_where(c, perf_is, &p, list, sizeof(list));
+	if (n)
+		add(v->notes, sz, "a perf cycles session takes it away on "
+		    "CPU%s %s until the module's rearm", n > 1 ? "s" : "",
+		    list);
+	p = QV_PERF_BACK;
+	n = cpus_where(c, perf_is, &p, list, sizeof(list));
+	if (n)
+		add(v->notes, sz, "a perf cycles session takes it away on "
+		    "CPU%s %s while it runs", n > 1 ? "s" : "", list);
+}
+
 /* What holds even for a fit counter. */
 static void add_notes(const struct qv_counter *c, struct qv_verdict *v)
 {
 	const size_t sz = sizeof(v->notes);
-	enum qv_perf p;
-	char list[160], a[32];
+	char a[32];
 	double low = 0.0, high = 0.0, klow = 0.0, khigh = 0.0;
-	int k, n, nfreq = 0, nsleep = 0;
+	int k, nfreq = 0, nsleep = 0;
 	double ratio = 1.0;
 
 	if (c->ncpus < 2)
@@ -353,23 +379,7 @@ static void add_notes(const struct qv_counter *c, struct qv_verdict *v)
 		add(v->notes, sz, "its rate does not follow the CPU frequency "
 		    "(%.0f to %.0f MHz)", klow / 1e3, khigh / 1e3);
 	}
-	p = QV_PERF_GONE;
-	n = cpus_where(c, perf_is, &p, list, sizeof(list));
-	if (n)
-		add(v->notes, sz, "a perf cycles session takes it away on "
-		    "CPU%s %s and it stays away: cycle.h then falls back to "
-		    "the next counter", n > 1 ? "s" : "", list);
-	p = QV_PERF_REARMED;
-	n = cpus_where(c, perf_is, &p, list, sizeof(list));
-	if (n)
-		add(v->notes, sz, "a perf cycles session takes it away on "
-		    "CPU%s %s until the module's rearm", n > 1 ? "s" : "",
-		    list);
-	p = QV_PERF_BACK;
-	n = cpus_where(c, perf_is, &p, list, sizeof(list));
-	if (n)
-		add(v->notes, sz, "a perf cycles session takes it away on "
-		    "CPU%s %s while it runs", n > 1 ? "s" : "", list);
+	add_perf_notes(c, v);
 }
 
 void qv_judge(const struct qv_counter *c, struct qv_verdict *v)
@@ -382,12 +392,14 @@ void qv_judge(const struct qv_counter *c, struct qv_verdict *v)
 		return;
 	}
 	if (c->per_task) {
-		if (!judge_unusable(c, v))
+		if (!judge_unusable(c, v)) {
 			add(v->notes, sizeof(v->notes), "it counts this "
 			    "thread's own cycles in user mode (a perf event): "
 			    "perf carries the count when the thread moves to "
 			    "another CPU, and it stands still while the thread "
 			    "sleeps or runs in the kernel");
+			add_perf_notes(c, v);
+		}
 		return;
 	}
 	cross_cpu(c, v);

@@ -78,7 +78,7 @@ int main(void)
 	char buf[32];
 	int k;
 
-	tap_plan(32);
+	tap_plan(33);
 
 	/* Recorded: this x86-64 machine (2 vCPUs), rdtsc.  Offsets and
 	 * drift within the clock's resolution. */
@@ -133,6 +133,11 @@ int main(void)
 	tap_ok(v.level == QV_FIT && has(v.notes, "thread's own cycles") &&
 	       !has(v.notes, "stops while"),
 	       "recorded perf tier: fit, a counter of the thread, not of the CPU");
+	b[6].perf = QV_PERF_GONE;
+	v = judge_as("PMCCNTR_EL0_perf", 1, 1, b, 8);
+	tap_ok(v.level == QV_FIT && has(v.notes, "on CPU 6 and it stays away"),
+	       "perf tier lost to a perf session on CPU 6: fit, noted");
+	b[6].perf = QV_PERF_KEPT;
 	b[5].status = QV_UNAVAILABLE;
 	v = judge_as("PMCCNTR_EL0_perf", 1, 1, b, 8);
 	tap_ok(v.level == QV_NOT_FIT && has(v.reason, "unavailable on CPU 5"),

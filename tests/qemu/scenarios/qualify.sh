@@ -104,6 +104,8 @@ check "perf_user_access=1: noted as a counter of the thread" \
 	grep -q "thread's own cycles" "$q"
 check "perf_user_access=1: PMCCNTR_EL0 is qualified through it" \
 	grep -q '^qualified: PMCCNTR_EL0 is fit for planning' "$q"
+is "perf_user_access=1: the perf tier keeps counting beside a perf session on every CPU" \
+	"$cpu_count" "$(rows PMCCNTR_EL0_perf | grep -c ' kept$')"
 echo 0 >/proc/sys/kernel/perf_user_access
 
 check "no kernel warning, bug or oops" kernel_trouble
