@@ -368,16 +368,19 @@ static void perf_test(struct report *rep, int k, const int *want)
 		errno = ENOSYS;
 #endif
 		if (fd < 0) {
+			int e = errno;
 			long paranoid = proc_number(
 				"/proc/sys/kernel/perf_event_paranoid");
 
-			snprintf(q->perf_note, sizeof(q->perf_note),
-				 "no perf cycles event could be opened (%s%s%ld)"
-				 ": not tested", strerror(errno),
-				 paranoid >= 0 ? ", perf_event_paranoid " : "",
-				 paranoid >= 0 ? paranoid : 0l);
-			if (paranoid < 0)
-				*strrchr(q->perf_note, ',') = '\0';
+			if (paranoid >= 0)
+				snprintf(q->perf_note, sizeof(q->perf_note),
+					 "no perf cycles event could be opened "
+					 "(%s, perf_event_paranoid %ld): not "
+					 "tested", strerror(e), paranoid);
+			else
+				snprintf(q->perf_note, sizeof(q->perf_note),
+					 "no perf cycles event could be opened "
+					 "(%s): not tested", strerror(e));
 			continue;
 		}
 		spin_ns(PERF_SPIN_NS);
