@@ -46,8 +46,7 @@ static const char usage_text[] =
 	"  --qualify         also measure what planning needs: offsets and\n"
 	"                    drift between CPUs, counting across a sleep, a\n"
 	"                    perf session taking the counter; a verdict per\n"
-	"                    counter (about 1 s + 0.2 s per CPU, at most\n"
-	"                    2 s + 0.5 s per CPU)\n"
+	"                    counter (about 0.5 s + 0.1 s per CPU)\n"
 	"  --report FILE     --qualify, and write a Markdown report to FILE\n"
 	"                    (- for standard output, instead of the table)\n"
 	"  --vary-frequency  --qualify, and measure each rate at cpufreq's\n"
@@ -85,6 +84,7 @@ int main(int argc, char **argv)
 #include <math.h>
 #include <sched.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -399,12 +399,18 @@ static int check_cpufreq(const cpu_set_t *cpus)
 	return 0;
 }
 
-/* --report FILE is opened before an second of measuring is spent. */
+/* --report FILE: checked before a second of measuring is spent, written
+ * only at the end, so that an interrupted run leaves an earlier report as
+ * it was. */
 static int open_report(struct options *o)
 {
-	if (!o->report_path)
+	const char *path = o->report_path, *slash, *why = NULL;
+	char dir[4096];
+	struct stat st;
+
+	if (!path)
 		return -1;
-	if (strcmp(o->report_path, "-") == 0) {
+	if (strcmp(path, "-") == 0) {
 		if (o->json) {
 			fputs("cycle-probe: --report - and --json both want "
 			      "standard output\n", stderr);
@@ -413,10 +419,26 @@ static int open_report(struct options *o)
 		o->report = stdout;
 		return -1;
 	}
-	o->report = fopen(o->report_path, "w");
-	if (!o->report) {
+	if (path[0] == '-' || path[0] == '\0')
+		return usage_error("--report needs a file name, or -, not",
+				   path);
+	slash = strrchr(path, '/');
+	if (!slash)
+		snprintf(dir, sizeof(dir), ".");
+	else
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path) +
+			 (slash == path), path);
+	if (stat(path, &st) == 0) {
+		if (S_ISDIR(st.st_mode))
+			why = "it is a directory";
+		else if (access(path, W_OK) != 0)
+			why = strerror(errno);
+	} else if (errno != ENOENT || access(dir, W_OK | X_OK) != 0) {
+		why = strerror(errno);
+	}
+	if (why) {
 		fprintf(stderr, "cycle-probe: cannot write the report to %s: "
-			"%s\n", o->report_path, strerror(errno));
+			"%s\n", path, why);
 		return 2;
 	}
 	return -1;

@@ -77,6 +77,13 @@
 #define SYSFS_CPU "/sys/devices/system/cpu"
 #define REARM "/sys/kernel/cycle_enable/rearm"
 
+/* cycle-probe.c's statuses are handed to the verdict as they are. */
+typedef char status_order_matches[(ST_AVAILABLE == (int)QV_AVAILABLE &&
+				   ST_FROZEN == (int)QV_FROZEN &&
+				   ST_UNAVAILABLE == (int)QV_UNAVAILABLE &&
+				   ST_TRAPS == (int)QV_TRAPS &&
+				   ST_ABSENT == (int)QV_ABSENT) ? 1 : -1];
+
 /* One bracketed reading: the counter's value at clock time t (ns). */
 struct sample {
 	int ok;
@@ -468,7 +475,9 @@ static double rate_now(int row)
 
 /* Pins CPU k's frequency to khz through scaling_min/max_freq, measures
  * every qualified row into hz[], and puts both limits back.  Signals that
- * would end the process wait until the limits are back. */
+ * would end the process wait until the limits are back, except those a
+ * read raises itself: a trap with SIGILL blocked would kill the process
+ * with the limits still pinned (cycle.h's guard cannot answer it). */
 static int rates_at(struct report *rep, int k, long khz, double *hz)
 {
 	int cpu = rep->cpu[k], row, ok;
@@ -482,12 +491,20 @@ static int rates_at(struct report *rep, int k, long khz, double *hz)
 	old_max = read_long(pmax);
 	if (old_min <= 0 || old_max <= 0)
 		return 0;
+	for (row = 0; row < NROWS; row++)
+		hz[row] = -1.0;
 	sigfillset(&block);
+	sigdelset(&block, SIGILL);
+	sigdelset(&block, SIGSEGV);
+	sigdelset(&block, SIGBUS);
+	sigdelset(&block, SIGFPE);
+	sigdelset(&block, SIGTRAP);
 	sigprocmask(SIG_BLOCK, &block, &saved);
 	/* Widen first, so that each write keeps min <= max. */
 	ok = write_long(pmax, khz > old_max ? khz : old_max) &&
-	     write_long(pmin, khz) && write_long(pmax, khz);
-	if (ok && pin_to(cpu) == 0) {
+	     write_long(pmin, khz) && write_long(pmax, khz) &&
+	     pin_to(cpu) == 0;
+	if (ok) {
 		sleep_ns(SETTLE_NS);
 		for (row = 0; row < NROWS; row++)
 			hz[row] = qualified(rep->q, k, row) ? rate_now(row) : -1;
@@ -813,10 +830,10 @@ int qualify_configured_fit(const struct report *rep)
 	int row = CONFIGURED_ROW;
 
 #if defined(CYCLE_IMPL_PERF_INDEX)
-	/* PMCCNTR_EL0 read through perf is the configured counter too. */
+	/* PMCCNTR_EL0 read through perf is the configured counter too, where
+	 * the direct read is not what getticks() uses. */
 	if (q && row == NABSENT && q->judged[PERF_ROW] &&
-	    q->verdict[PERF_ROW].level == QV_FIT &&
-	    (!q->judged[row] || q->verdict[row].level != QV_FIT))
+	    rep->agg[row].status != ST_AVAILABLE)
 		row = PERF_ROW;
 #endif
 	return q && q->judged[row] && q->verdict[row].level == QV_FIT;
@@ -965,10 +982,16 @@ static void verdict_advice(const struct report *rep, int row, char *buf,
 		snprintf(buf, size, "pin the planning thread to one CPU "
 			 "(taskset -c N, sched_setaffinity), or plan with a "
 			 "counter fit for planning here");
-	} else if (row == CONFIGURED_ROW) {
+	} else if (rep->agg[row].status != ST_AVAILABLE &&
+		   row == CONFIGURED_ROW) {
 		advise(rep, buf, size);
+	} else if (strstr(v->reason, "across a sleep") && is_pmu(row_name(row))) {
+		snprintf(buf, size, "load the cycle_enable module, which grants "
+			 "the counter again after each idle exit (CPU PM)");
 	} else {
-		snprintf(buf, size, "use another counter");
+		snprintf(buf, size, "configure for another counter (on ARM "
+			 "the generic timer: --enable-armv8-cntvct-el0, "
+			 "--enable-armv7a-cntvct)");
 	}
 }
 
@@ -1143,8 +1166,15 @@ void qualify_json(const struct report *rep)
 			       v->worst_b);
 		else
 			fputs(", \"worst_pair\": null", stdout);
-		fputs(", \"worst_drift_ppm\": ", stdout);
-		json_number(v->worst_drift_ppm, 1);
+		if (v->drifts_known)
+			printf(", \"drift_pair\": [%d, %d]", v->drift_a,
+			       v->drift_b);
+		else
+			fputs(", \"drift_pair\": null", stdout);
+		fputs(", \"drift_spread_ppm\": ", stdout);
+		json_number(v->drift_spread_ppm, v->drifts_known);
+		fputs(", \"drift_spread_unc_ppm\": ", stdout);
+		json_number(v->drift_spread_unc_ppm, v->drifts_known);
 		fputs(",\n       \"cpus\": [", stdout);
 		for (k = 0; k < rep->ncpus; k++) {
 			fputs(k ? ",\n         " : "\n         ", stdout);
@@ -1221,13 +1251,18 @@ static void md_cell(FILE *f, const char *s)
 int qualify_write_report(const struct options *o, const struct report *rep)
 {
 	const struct qualification *q = rep->q;
-	FILE *f = o->report;
+	FILE *f = o->report ? o->report : fopen(o->report_path, "w");
 	struct utsname u;
 	char buf[1024], a[64], b[80], c[64], d[64], list[512];
 	cpu_set_t set;
 	time_t now = time(NULL);
 	int k, row, rc = 0;
 
+	if (!f) {
+		fprintf(stderr, "cycle-probe: cannot write the report to %s: "
+			"%s\n", o->report_path, strerror(errno));
+		return 1;
+	}
 	fputs("# Cycle counter qualification\n\n", f);
 	strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M UTC", gmtime(&now));
 	fprintf(f, "- **Date:** %s\n", buf);

@@ -73,11 +73,6 @@ void qv_format_ns(double ns, char *buf, unsigned long size)
 		snprintf(buf, size, "%.1f s", ns / 1e9);
 }
 
-static double absd(double x)
-{
-	return x < 0 ? -x : x;
-}
-
 /* Appends a printf-formatted piece to buf, "; "-separated. */
 static void add(char *buf, size_t size, const char *fmt, ...)
 {
@@ -208,30 +203,74 @@ static int judge_unusable(const struct qv_counter *c, struct qv_verdict *v)
 	return 0;
 }
 
-/* The pair of CPUs furthest apart, the spread and the worst drift. */
+/* A number measured, not NaN (no libm needed). */
+static int is_number(double x)
+{
+	return x == x;
+}
+
+/* The pair of CPUs drifting apart most surely: the largest difference of
+ * drifts (each against the first CPU) beyond the sum of their
+ * uncertainties, so that a wide but unsure drift does not hide a sure one.
+ * Quadratic in the CPUs, which is nothing beside the measuring. */
+static void worst_drift_pair(const struct qv_counter *c, int *a, int *b)
+{
+	double best = 0.0;
+	int i, j;
+
+	*a = *b = -1;
+	for (i = 0; i < c->ncpus; i++) {
+		const struct qv_cpu *p = &c->cpus[i];
+
+		if (!p->drift_known || !is_number(p->drift_ppm))
+			continue;
+		for (j = 0; j < c->ncpus; j++) {
+			const struct qv_cpu *r = &c->cpus[j];
+			double sure;
+
+			if (j == i || !r->drift_known ||
+			    !is_number(r->drift_ppm) ||
+			    r->drift_ppm < p->drift_ppm)
+				continue;
+			sure = r->drift_ppm - p->drift_ppm -
+			       (r->drift_unc_ppm + p->drift_unc_ppm);
+			if (*a < 0 || sure > best) {
+				best = sure;
+				*a = i;
+				*b = j;
+			}
+		}
+	}
+}
+
+/* The pair of CPUs furthest apart, and the pair drifting apart. */
 static void cross_cpu(const struct qv_counter *c, struct qv_verdict *v)
 {
-	int k, lo = -1, hi = -1;
+	int k, lo = -1, hi = -1, dlo, dhi;
 
-	v->offsets_known = 0;
-	v->worst_drift_ppm = 0.0;
+	worst_drift_pair(c, &dlo, &dhi);
 	for (k = 0; k < c->ncpus; k++) {
 		const struct qv_cpu *p = &c->cpus[k];
 
-		if (p->drift_known &&
-		    absd(p->drift_ppm) - p->drift_unc_ppm >
-		    absd(v->worst_drift_ppm))
-			v->worst_drift_ppm = p->drift_ppm;
-		if (!p->offset_known)
+		if (!p->offset_known || !is_number(p->offset_ns))
 			continue;
 		if (lo < 0 || p->offset_ns < c->cpus[lo].offset_ns)
 			lo = k;
 		if (hi < 0 || p->offset_ns > c->cpus[hi].offset_ns)
 			hi = k;
 	}
+	if (dlo >= 0) {
+		v->drifts_known = 1;
+		v->drift_a = c->cpus[dlo].cpu;
+		v->drift_b = c->cpus[dhi].cpu;
+		v->drift_spread_ppm = c->cpus[dhi].drift_ppm -
+				      c->cpus[dlo].drift_ppm;
+		v->drift_spread_unc_ppm = c->cpus[dhi].drift_unc_ppm +
+					  c->cpus[dlo].drift_unc_ppm;
+	}
 	if (lo < 0)
 		return;
-	if (lo == hi) /* all equal: any other CPU known is the pair */
+	if (lo == hi)
 		for (k = 0; k < c->ncpus; k++)
 			if (k != lo && c->cpus[k].offset_known)
 				hi = k;
@@ -245,15 +284,16 @@ static void cross_cpu(const struct qv_counter *c, struct qv_verdict *v)
 			   c->cpus[lo].offset_unc_ns;
 }
 
-/* Fit only pinned: the CPUs disagree.  Returns 1 when it judged. */
+/* Fit only pinned: the CPUs disagree, or may and the measurement cannot
+ * rule it out.  Returns 1 when it judged. */
 static int judge_disagreement(const struct qv_counter *c, struct qv_verdict *v)
 {
 	double lo_hz = 0.0, hi_hz = 0.0;
-	int k, lo = -1, hi = -1;
-	char a[32], in[160], out[160];
+	int k, lo = -1, hi = -1, nin, nout;
+	char a[32], b[32], in[160], out[160];
 
 	for (k = 0; k < c->ncpus; k++) {
-		if (c->cpus[k].hz <= 0.0)
+		if (!(c->cpus[k].hz > 0.0)) /* NaN too */
 			continue;
 		if (lo < 0 || c->cpus[k].hz < lo_hz)
 			lo = k, lo_hz = c->cpus[k].hz;
@@ -277,19 +317,34 @@ static int judge_disagreement(const struct qv_counter *c, struct qv_verdict *v)
 			 v->worst_b, a);
 		return 1;
 	}
-	if (absd(v->worst_drift_ppm) > QV_DRIFT_LIMIT_PPM) {
+	/* Over the limit, but within what the clock reads resolve: it may
+	 * be either, and "fit" would claim what nothing measured. */
+	if (v->offsets_known && v->spread_ns > QV_OFFSET_LIMIT_NS) {
+		qv_format_ns(v->spread_ns, a, sizeof(a));
+		qv_format_ns(v->spread_unc_ns, b, sizeof(b));
 		v->level = QV_PINNED;
 		snprintf(v->reason, sizeof(v->reason),
-			 "the CPUs' counters drift apart by %.0f ppm",
-			 absd(v->worst_drift_ppm));
+			 "CPUs %d and %d may disagree by %s (+-%s: the clock "
+			 "reads here cannot tell)", v->worst_a, v->worst_b, a,
+			 b);
 		return 1;
 	}
-	if (cpus_where(c, counts_in_sleep, NULL, in, sizeof(in)) &&
-	    cpus_where(c, stops_in_sleep, NULL, out, sizeof(out))) {
+	if (v->drifts_known && v->drift_spread_ppm - v->drift_spread_unc_ppm >
+	    QV_DRIFT_LIMIT_PPM) {
 		v->level = QV_PINNED;
 		snprintf(v->reason, sizeof(v->reason),
-			 "it counts while asleep on CPUs %s but stops on %s",
-			 in, out);
+			 "CPUs %d and %d drift apart by %.1f ppm", v->drift_a,
+			 v->drift_b, v->drift_spread_ppm);
+		return 1;
+	}
+	nin = cpus_where(c, counts_in_sleep, NULL, in, sizeof(in));
+	nout = cpus_where(c, stops_in_sleep, NULL, out, sizeof(out));
+	if (nin && nout) {
+		v->level = QV_PINNED;
+		snprintf(v->reason, sizeof(v->reason),
+			 "it counts while asleep on CPU%s %s but stops on "
+			 "CPU%s %s", nin > 1 ? "s" : "", in, nout > 1 ? "s" : "",
+			 out);
 		return 1;
 	}
 	return 0;

@@ -14,9 +14,11 @@
  * matters: 1 us is about the cost of a system call, well above the noise
  * of a planner's timings on a core and below the shortest plan worth it. */
 #define QV_OFFSET_LIMIT_NS 1000.0
-/* Relative drift (ppm) between two CPUs' counters, and relative rate
- * difference between CPUs, beyond which the units differ by CPU. */
-#define QV_DRIFT_LIMIT_PPM 10.0
+/* Drift between two CPUs' counters (ppm) beyond its uncertainty: 1 ppm
+ * takes them 1 us apart per second, the offset limit in a second of
+ * planning.  Relative rate difference between CPUs beyond which the units
+ * differ by CPU. */
+#define QV_DRIFT_LIMIT_PPM 1.0
 #define QV_RATE_LIMIT 0.02
 /* Ticks counted across a sleep, as a share of those the awake rate
  * predicts: at least QV_SLEEP_COUNTS counts, below QV_SLEEP_STOPS stops. */
@@ -73,11 +75,14 @@ struct qv_verdict {
 	enum qv_level level;
 	char reason[400];      /* why not fit, or why only pinned; "" if fit */
 	char notes[768];       /* what to know even when fit; "; " separated */
-	/* Cross-CPU summary: the pair furthest apart and the spread. */
+	/* Cross-CPU summary: the pair furthest apart and the spread; the
+	 * pair drifting apart fastest, and how fast. */
 	int offsets_known;
 	int worst_a, worst_b;  /* CPUs */
 	double spread_ns, spread_unc_ns;
-	double worst_drift_ppm;
+	int drifts_known;
+	int drift_a, drift_b;  /* CPUs */
+	double drift_spread_ppm, drift_spread_unc_ppm;
 };
 
 /* Judges c into v. */

@@ -174,7 +174,14 @@ static void ce_arch_read_pmu(const struct ce_cpu *c, struct ce_regs *r)
 	r->cntenset = read_sysreg(pmcntenset_el0);
 	r->intenset = read_sysreg(pmintenset_el1);
 	r->ccfiltr = c->has_filter ? read_sysreg(pmccfiltr_el0) : 0;
-	r->pmuacr = c->pmuacr ? read_sysreg_s(CE_SYS_PMUACR_EL1) : 0;
+	/*
+	 * Only while UEN is set: then the kernel itself (6.13+) uses
+	 * PMUACR_EL1 and has let EL1 reach it (HDFGRTR2_EL2, MDCR_EL3.EnPM2).
+	 * An older kernel under a hypervisor may trap the access; and without
+	 * UEN the register decides nothing.
+	 */
+	r->pmuacr = (c->pmuacr && (r->userenr & CE_USERENR_UEN)) ?
+		    read_sysreg_s(CE_SYS_PMUACR_EL1) : 0;
 }
 
 static void ce_arch_write_pmuacr(u64 val)
@@ -508,10 +515,11 @@ static void ce_grant_this_cpu(void)
 	/*
 	 * PMUv3.9: while PMUSERENR.UEN is set (Linux 6.13+ sets it for a task
 	 * with user-readable events), PMUACR_EL1 decides which counters EL0
-	 * reads and CR only forbids writes.  The cycle counter's bit is what
-	 * makes our grant hold either way; no other counter's is touched.
+	 * reads and CR only forbids writes: the cycle counter's bit is what
+	 * makes our grant hold then.  No other counter's bit is touched.
 	 */
-	if (c->pmuacr && !(now.pmuacr & CE_PMUACR_C)) {
+	if (c->pmuacr && (now.userenr & CE_USERENR_UEN) &&
+	    !(now.pmuacr & CE_PMUACR_C)) {
 		now.pmuacr |= CE_PMUACR_C;
 		ce_arch_write_pmuacr(now.pmuacr);
 		c->own_acr_c = true;
@@ -553,7 +561,8 @@ static void ce_restore_this_cpu(void)
 			ce_arch_cycle_counter_off();
 		if (c->own_e && !perf_any && now.pmcr == c->left.pmcr)
 			ce_arch_write_pmcr(now.pmcr & ~CE_PMCR_E);
-		if (c->own_acr_c && !perf_c && now.pmuacr == c->left.pmuacr)
+		if (c->own_acr_c && !perf_c && now.pmuacr == c->left.pmuacr &&
+		    (now.userenr & CE_USERENR_UEN))
 			ce_arch_write_pmuacr(now.pmuacr & ~CE_PMUACR_C);
 		if (now.userenr == c->left.userenr)
 			ce_arch_write_userenr(now.userenr & ~c->userenr_added);

@@ -78,7 +78,7 @@ int main(void)
 	char buf[32];
 	int k;
 
-	tap_plan(33);
+	tap_plan(38);
 
 	/* Recorded: this x86-64 machine (2 vCPUs), rdtsc.  Offsets and
 	 * drift within the clock's resolution. */
@@ -156,12 +156,19 @@ int main(void)
 	tap_ok(v.level == QV_PINNED && has(v.reason, "CPUs 0 and 4") &&
 	       has(v.reason, "3.2 us"),
 	       "skewed clusters (3.2 us): fit only pinned, CPUs 0 and 4");
-	/* The same spread within the measurement's uncertainty. */
+	/* The same spread within the measurement's uncertainty: it may be
+	 * over the limit, so not "fit". */
 	for (k = 0; k < 8; k++)
 		b[k] = sound(k, 24e6, k < 4 ? 0.0 : 3200.0, 1500.0);
 	v = judge("CNTVCT_EL0", 0, b, 8);
-	tap_ok(v.level == QV_FIT && has(v.notes, "agree only within"),
-	       "the same spread inside +-1.5 us: fit, resolution noted");
+	tap_ok(v.level == QV_PINNED && has(v.reason, "may disagree by 3.2 us"),
+	       "the same spread inside +-1.5 us: pinned, it may disagree");
+	/* A small spread, coarsely measured: fit, with the resolution. */
+	for (k = 0; k < 8; k++)
+		b[k] = sound(k, 24e6, k < 4 ? 0.0 : 500.0, 1500.0);
+	v = judge("CNTVCT_EL0", 0, b, 8);
+	tap_ok(v.level == QV_FIT && has(v.notes, "agree only within 3.0 us"),
+	       "500 ns +- 3 us: fit, the resolution noted");
 	/* Just under the limit. */
 	for (k = 0; k < 8; k++)
 		b[k] = sound(k, 24e6, k == 7 ? 900.0 : 0.0, 30.0);
@@ -182,11 +189,32 @@ int main(void)
 	b[2].drift_ppm = 50.0;
 	b[2].drift_unc_ppm = 0.5;
 	v = judge("CNTVCT_EL0", 0, b, 4);
-	tap_ok(v.level == QV_PINNED && has(v.reason, "drift apart by 50"),
+	tap_ok(v.level == QV_PINNED && has(v.reason, "CPUs 0 and 2 drift apart by 50.0 ppm"),
 	       "a CPU drifting 50 ppm: pinned");
-	b[2].drift_ppm = 8.0;
+	b[2].drift_ppm = 0.6;
 	v = judge("CNTVCT_EL0", 0, b, 4);
-	tap_ok(v.level == QV_FIT, "8 ppm of drift: fit for planning");
+	tap_ok(v.level == QV_FIT, "0.6 +- 0.7 ppm of drift: fit for planning");
+	/* Opposite signs: each under the limit against CPU 0, twice it
+	 * against each other. */
+	b[1].drift_ppm = 0.8, b[1].drift_unc_ppm = 0.1;
+	b[2].drift_ppm = -0.8, b[2].drift_unc_ppm = 0.1;
+	v = judge("CNTVCT_EL0", 0, b, 4);
+	tap_ok(v.level == QV_PINNED && has(v.reason, "CPUs 2 and 1 drift apart by 1.6 ppm"),
+	       "+0.8 and -0.8 ppm: the pair is 1.6 ppm apart, pinned");
+	/* A large drift that is not significant, in either CPU order. */
+	b[1].drift_ppm = 0.5, b[1].drift_unc_ppm = 0.0;
+	b[2].drift_ppm = 100.0, b[2].drift_unc_ppm = 99.5;
+	v = judge("CNTVCT_EL0", 0, b, 4);
+	tap_ok(v.level == QV_FIT, "100 +- 99.5 ppm beside 0.5 ppm: not significant, fit");
+	b[1] = b[2], b[1].cpu = 1;
+	b[2].drift_ppm = 0.5, b[2].drift_unc_ppm = 0.0, b[2].cpu = 2;
+	v = judge("CNTVCT_EL0", 0, b, 4);
+	tap_ok(v.level == QV_FIT, "the same in the other order: fit");
+	/* A sure drift beside a wide unsure one: the sure pair is named. */
+	b[2].drift_ppm = 9.0;
+	v = judge("CNTVCT_EL0", 0, b, 4);
+	tap_ok(v.level == QV_PINNED && has(v.reason, "CPUs 0 and 2 drift apart by 9.0 ppm"),
+	       "9 +- 0 ppm beside 100 +- 99.5 ppm: pinned, CPUs 0 and 2 named");
 
 	/* big.LITTLE at the current frequencies: PMCCNTR at 1.4 GHz on the
 	 * A53s and 1.8 GHz on the A72s (RK3399-like), offsets aside. */
@@ -219,7 +247,7 @@ int main(void)
 		b[k].sleep_ratio = k < 2 ? 1.0 : 0.02;
 	v = judge("PMCCNTR_EL0", 1, b, 4);
 	tap_ok(v.level == QV_PINNED && has(v.reason, "asleep on CPUs 0-1") &&
-	       has(v.reason, "stops on 2-3"),
+	       has(v.reason, "stops on CPUs 2-3"),
 	       "counting in WFI on some cores only: pinned");
 	for (k = 0; k < 4; k++)
 		b[k].sleep_ratio = k < 2 ? 0.8 : 0.6;
