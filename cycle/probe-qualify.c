@@ -63,7 +63,6 @@
 #include <unistd.h>
 
 #if defined(__linux__) && defined(SYS_perf_event_open)
-#include <linux/perf_event.h>
 #define HAVE_PERF_TEST 1
 #endif
 
@@ -256,14 +255,14 @@ static void offsets_round(struct report *rep, const int *want, int r)
 static void sleep_test(struct report *rep, int k, const int *want)
 {
 	struct qualification *q = rep->q;
-	double ratio[NROWS][SLEEPS];
+	double ratio[NROWS][SLEEPS] = {{0}};
 	int trapped[NROWS] = {0};
 	int n, row;
 
 	if (pin_to(rep->cpu[k]) != 0)
 		return;
 	for (n = 0; n < SLEEPS; n++) {
-		uint64_t v0[NROWS], v1[NROWS], c0, c1;
+		uint64_t v0[NROWS] = {0}, v1[NROWS] = {0}, c0, c1;
 		struct guard gd;
 
 		for (row = 0; row < NROWS; row++)
@@ -321,18 +320,35 @@ static int reads_and_counts(int row)
 }
 
 #if defined(HAVE_PERF_TEST)
+/* The head of the kernel's struct perf_event_attr (PERF_ATTR_SIZE_VER0),
+ * spelled here because not every libc's headers carry linux/perf_event.h
+ * (musl-gcc has none). */
+struct cycles_attr {
+	uint32_t type, size;
+	uint64_t config, sample_period, sample_type, read_format, flags;
+	uint32_t wakeup_events, bp_type;
+	uint64_t config1;
+};
+
+/* Bit n of the attr's bit-field word, as the compiler allocates it. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define ATTR_BIT(n) ((uint64_t)1 << (63 - (n)))
+#else
+#define ATTR_BIT(n) ((uint64_t)1 << (n))
+#endif
+
 static int open_cycles_event(void)
 {
-	struct perf_event_attr attr;
+	struct cycles_attr attr;
 
 	memset(&attr, 0, sizeof(attr));
 	attr.size = sizeof(attr);
-	attr.type = PERF_TYPE_HARDWARE;
-	attr.config = PERF_COUNT_HW_CPU_CYCLES;
-	attr.exclude_kernel = 1; /* what perf_event_paranoid 2 allows */
-	attr.exclude_hv = 1;
+	attr.type = 0;   /* PERF_TYPE_HARDWARE */
+	attr.config = 0; /* PERF_COUNT_HW_CPU_CYCLES */
+	/* exclude_kernel and exclude_hv: what perf_event_paranoid 2 allows */
+	attr.flags = ATTR_BIT(5) | ATTR_BIT(6);
 	return (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1,
-			    PERF_FLAG_FD_CLOEXEC);
+			    8 /* PERF_FLAG_FD_CLOEXEC */);
 }
 #endif
 
