@@ -978,6 +978,20 @@ static void format_rate(const struct qv_cpu *p, char *buf, size_t size)
 		snprintf(buf, size, "%.3f", p->hz / 1e6);
 }
 
+/* One counter's cells of the per-CPU table, as the text and the report
+ * print them. */
+struct cells {
+	char rate[64], offset[80], drift[64], sleep[64];
+};
+
+static void format_cells(const struct qv_cpu *p, struct cells *t)
+{
+	format_rate(p, t->rate, sizeof(t->rate));
+	format_offset(p, t->offset, sizeof(t->offset));
+	format_drift(p, t->drift, sizeof(t->drift));
+	format_sleep(p, t->sleep, sizeof(t->sleep));
+}
+
 /* The configured counter's level, in words, the perf tier counting as it. */
 static const char *configured_level(const struct report *rep)
 {
@@ -1014,7 +1028,8 @@ static void verdict_advice(const struct report *rep, int row, char *buf,
 void qualify_print(const struct report *rep)
 {
 	const struct qualification *q = rep->q;
-	char a[64], b[80], c[64], d[64], access[512];
+	struct cells t;
+	char access[512];
 	int k, row;
 
 	if (!q)
@@ -1029,13 +1044,10 @@ void qualify_print(const struct report *rep)
 
 			if (!q->judged[row])
 				continue;
-			format_rate(p, a, sizeof(a));
-			format_offset(p, b, sizeof(b));
-			format_drift(p, c, sizeof(c));
-			format_sleep(p, d, sizeof(d));
+			format_cells(p, &t);
 			printf("%3d  %-16s %-18s %-22s %-16s %-11s %s\n",
-			       rep->cpu[k], row_name(row), a, b, c, d,
-			       qv_perf_text(p->perf));
+			       rep->cpu[k], row_name(row), t.rate, t.offset,
+			       t.drift, t.sleep, qv_perf_text(p->perf));
 		}
 	for (row = 0; row < NROWS; row++) {
 		const struct qv_verdict *v = &q->verdict[row];
@@ -1269,7 +1281,8 @@ int qualify_write_report(const struct options *o, const struct report *rep)
 	const struct qualification *q = rep->q;
 	FILE *f = o->report ? o->report : fopen(o->report_path, "w");
 	struct utsname u;
-	char buf[1024], a[64], b[80], c[64], d[64], list[512];
+	struct cells t;
+	char buf[1024], a[64], b[64], list[512];
 	cpu_set_t set;
 	time_t now = time(NULL);
 	int k, row, rc = 0;
@@ -1346,14 +1359,11 @@ int qualify_write_report(const struct options *o, const struct report *rep)
 
 			if (!q->judged[row])
 				continue;
-			format_rate(p, a, sizeof(a));
-			format_offset(p, b, sizeof(b));
-			format_drift(p, c, sizeof(c));
-			format_sleep(p, d, sizeof(d));
+			format_cells(p, &t);
 			fprintf(f, "| %d | %s | %s | %s | %s | %s | %s | %s |\n",
 				rep->cpu[k], row_name(row),
-				qv_status_text(p->status), a, b, c, d,
-				qv_perf_text(p->perf));
+				qv_status_text(p->status), t.rate, t.offset,
+				t.drift, t.sleep, qv_perf_text(p->perf));
 		}
 	if (f == stdout) {
 		fflush(f);
