@@ -63,7 +63,9 @@ void qv_format_ns(double ns, char *buf, unsigned long size)
 {
 	double a = ns < 0 ? -ns : ns;
 
-	if (a < 1e3)
+	if (a < 0.5)
+		snprintf(buf, size, "0 ns"); /* not "-0 ns" */
+	else if (a < 1e3)
 		snprintf(buf, size, "%.0f ns", ns);
 	else if (a < 1e6)
 		snprintf(buf, size, "%.1f us", ns / 1e3);

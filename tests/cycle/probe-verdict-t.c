@@ -78,7 +78,7 @@ int main(void)
 	char buf[32];
 	int k;
 
-	tap_plan(38);
+	tap_plan(39);
 
 	/* Recorded: this x86-64 machine (2 vCPUs), rdtsc.  Offsets and
 	 * drift within the clock's resolution. */
@@ -334,6 +334,8 @@ int main(void)
 
 	qv_format_ns(850, buf, sizeof(buf));
 	tap_ok(strcmp(buf, "850 ns") == 0, "850 ns reads '%s'", buf);
+	qv_format_ns(-0.4, buf, sizeof(buf));
+	tap_ok(strcmp(buf, "0 ns") == 0, "-0.4 ns reads '%s'", buf);
 	qv_format_ns(-2.1e6, buf, sizeof(buf));
 	tap_ok(strcmp(buf, "-2.1 ms") == 0, "-2.1e6 ns reads '%s'", buf);
 	return tap_done();
