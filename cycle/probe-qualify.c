@@ -1015,7 +1015,8 @@ static void verdict_advice(const struct report *rep, int row, char *buf,
 	} else if (rep->agg[row].status != ST_AVAILABLE &&
 		   row == CONFIGURED_ROW) {
 		advise(rep, buf, size);
-	} else if (strstr(v->reason, "across a sleep") && is_pmu(row_name(row))) {
+	} else if (strstr(v->reason, "across a sleep") &&
+		   is_pmu(row_name(row))) {
 		snprintf(buf, size, "load the cycle_enable module, which grants "
 			 "the counter again after each idle exit (CPU PM)");
 	} else {
@@ -1089,22 +1090,24 @@ static void json_text_or_null(const char *s)
 		fputs("null", stdout);
 }
 
+/* ', "key": number' (null when unknown). */
+static void json_field(const char *key, double x, int known)
+{
+	printf(", \"%s\": ", key);
+	json_number(x, known);
+}
+
 static void json_qv_cpu(const struct qv_cpu *p)
 {
 	printf("{\"cpu\": %d, \"status\": ", p->cpu);
 	json_string(qv_status_text(p->status));
-	fputs(", \"hz\": ", stdout);
-	json_number(p->hz, p->status == QV_AVAILABLE && p->hz > 0);
-	fputs(", \"offset_ns\": ", stdout);
-	json_number(p->offset_ns, p->offset_known);
-	fputs(", \"offset_unc_ns\": ", stdout);
-	json_number(p->offset_unc_ns, p->offset_known);
-	fputs(", \"drift_ppm\": ", stdout);
-	json_number(p->drift_ppm, p->drift_known);
-	fputs(", \"drift_unc_ppm\": ", stdout);
-	json_number(p->drift_unc_ppm, p->drift_known);
-	fputs(", \"sleep_ratio\": ", stdout);
-	json_number(p->sleep_ratio, p->sleep_known && !p->sleep_trapped);
+	json_field("hz", p->hz, p->status == QV_AVAILABLE && p->hz > 0);
+	json_field("offset_ns", p->offset_ns, p->offset_known);
+	json_field("offset_unc_ns", p->offset_unc_ns, p->offset_known);
+	json_field("drift_ppm", p->drift_ppm, p->drift_known);
+	json_field("drift_unc_ppm", p->drift_unc_ppm, p->drift_known);
+	json_field("sleep_ratio", p->sleep_ratio,
+		   p->sleep_known && !p->sleep_trapped);
 	printf(", \"sleep_access_lost\": %s", !p->sleep_known ? "null" :
 	       p->sleep_trapped ? "true" : "false");
 	fputs(", \"perf\": ", stdout);
@@ -1112,14 +1115,10 @@ static void json_qv_cpu(const struct qv_cpu *p)
 		    p->perf == QV_PERF_KEPT ? "kept" :
 		    p->perf == QV_PERF_BACK ? "back" :
 		    p->perf == QV_PERF_REARMED ? "rearmed" : "gone");
-	fputs(", \"khz_low\": ", stdout);
-	json_number(p->khz_low, p->freq_known);
-	fputs(", \"khz_high\": ", stdout);
-	json_number(p->khz_high, p->freq_known);
-	fputs(", \"hz_low\": ", stdout);
-	json_number(p->hz_low, p->freq_known);
-	fputs(", \"hz_high\": ", stdout);
-	json_number(p->hz_high, p->freq_known);
+	json_field("khz_low", p->khz_low, p->freq_known);
+	json_field("khz_high", p->khz_high, p->freq_known);
+	json_field("hz_low", p->hz_low, p->freq_known);
+	json_field("hz_high", p->hz_high, p->freq_known);
 	fputs("}", stdout);
 }
 
@@ -1185,10 +1184,9 @@ void qualify_json(const struct report *rep)
 		json_text_or_null(v->reason);
 		fputs(", \"notes\": ", stdout);
 		json_text_or_null(v->notes);
-		fputs(", \"spread_ns\": ", stdout);
-		json_number(v->spread_ns, v->offsets_known);
-		fputs(", \"spread_unc_ns\": ", stdout);
-		json_number(v->spread_unc_ns, v->offsets_known);
+		json_field("spread_ns", v->spread_ns, v->offsets_known);
+		json_field("spread_unc_ns", v->spread_unc_ns,
+			   v->offsets_known);
 		if (v->offsets_known)
 			printf(", \"worst_pair\": [%d, %d]", v->worst_a,
 			       v->worst_b);
@@ -1199,10 +1197,10 @@ void qualify_json(const struct report *rep)
 			       v->drift_b);
 		else
 			fputs(", \"drift_pair\": null", stdout);
-		fputs(", \"drift_spread_ppm\": ", stdout);
-		json_number(v->drift_spread_ppm, v->drifts_known);
-		fputs(", \"drift_spread_unc_ppm\": ", stdout);
-		json_number(v->drift_spread_unc_ppm, v->drifts_known);
+		json_field("drift_spread_ppm", v->drift_spread_ppm,
+			   v->drifts_known);
+		json_field("drift_spread_unc_ppm", v->drift_spread_unc_ppm,
+			   v->drifts_known);
 		fputs(",\n       \"cpus\": [", stdout);
 		for (k = 0; k < rep->ncpus; k++) {
 			fputs(k ? ",\n         " : "\n         ", stdout);
