@@ -424,11 +424,6 @@ static void perf_test(struct report *rep, int k, const int *want)
 
 /* --- Frequency -------------------------------------------------------- */
 
-static long read_long(const char *path)
-{
-	return proc_number(path);
-}
-
 static void read_string(const char *path, char *buf, size_t size)
 {
 	FILE *f = fopen(path, "r");
@@ -464,11 +459,11 @@ static void read_cpufreq(int cpu, struct cpufreq *f)
 	cpufreq_path(cpu, "scaling_governor", path, sizeof(path));
 	read_string(path, f->governor, sizeof(f->governor));
 	cpufreq_path(cpu, "scaling_cur_freq", path, sizeof(path));
-	f->cur_khz = read_long(path);
+	f->cur_khz = proc_number(path);
 	cpufreq_path(cpu, "cpuinfo_min_freq", path, sizeof(path));
-	f->min_khz = read_long(path);
+	f->min_khz = proc_number(path);
 	cpufreq_path(cpu, "cpuinfo_max_freq", path, sizeof(path));
-	f->max_khz = read_long(path);
+	f->max_khz = proc_number(path);
 	f->present = f->min_khz > 0 && f->max_khz > 0;
 }
 
@@ -503,8 +498,8 @@ static int rates_at(struct report *rep, int k, long khz, double *hz)
 
 	cpufreq_path(cpu, "scaling_min_freq", pmin, sizeof(pmin));
 	cpufreq_path(cpu, "scaling_max_freq", pmax, sizeof(pmax));
-	old_min = read_long(pmin);
-	old_max = read_long(pmax);
+	old_min = proc_number(pmin);
+	old_max = proc_number(pmax);
 	if (old_min <= 0 || old_max <= 0)
 		return 0;
 	for (row = 0; row < NROWS; row++)
@@ -1015,8 +1010,7 @@ static void verdict_advice(const struct report *rep, int row, char *buf,
 	} else if (rep->agg[row].status != ST_AVAILABLE &&
 		   row == CONFIGURED_ROW) {
 		advise(rep, buf, size);
-	} else if (strstr(v->reason, "across a sleep") &&
-		   is_pmu(row_name(row))) {
+	} else if (v->lost_in_sleep && is_pmu(row_name(row))) {
 		snprintf(buf, size, "load the cycle_enable module, which grants "
 			 "the counter again after each idle exit (CPU PM)");
 	} else {

@@ -196,6 +196,7 @@ static int judge_unusable(const struct qv_counter *c, struct qv_verdict *v)
 	n = cpus_where(c, lost_in_sleep, NULL, list, sizeof(list));
 	if (n) {
 		v->level = QV_NOT_FIT;
+		v->lost_in_sleep = 1;
 		snprintf(v->reason, sizeof(v->reason),
 			 "user access is lost across a sleep on CPU%s %s "
 			 "(the idle state resets the PMU)", n > 1 ? "s" : "",

@@ -75,6 +75,7 @@ struct qv_verdict {
 	enum qv_level level;
 	char reason[400];      /* why not fit, or why only pinned; "" if fit */
 	char notes[768];       /* what to know even when fit; "; " separated */
+	int lost_in_sleep;     /* not fit because idle took the access away */
 	/* Cross-CPU summary: the pair furthest apart and the spread; the
 	 * pair drifting apart fastest, and how fast. */
 	int offsets_known;
