@@ -79,6 +79,7 @@ int main(int argc, char **argv)
 #else /* CYCLE_IMPL_ENGINE */
 
 #include "probe.h"
+#include "probe-verdict.h"
 
 #include <errno.h>
 #include <math.h>
@@ -200,14 +201,14 @@ static int parse_cpu_list(const char *s, cpu_set_t *set, unsigned long *beyond)
 	}
 }
 
-/* Writes set as a compact list ("0-3,6") into buf. */
+/* Writes set as a compact list ("0-3,6") into buf; "..." ends a list too long. */
 void format_cpu_list(const cpu_set_t *set, char *buf, size_t size)
 {
-	size_t n = 0;
+	unsigned long n = 0;
 	int c = 0;
 
 	buf[0] = '\0';
-	while (c < CPU_SETSIZE && n < size) {
+	while (c < CPU_SETSIZE) {
 		int start;
 
 		if (!CPU_ISSET(c, set)) {
@@ -217,10 +218,7 @@ void format_cpu_list(const cpu_set_t *set, char *buf, size_t size)
 		start = c;
 		while (c + 1 < CPU_SETSIZE && CPU_ISSET(c + 1, set))
 			c++;
-		n += (size_t)snprintf(buf + n, size - n, "%s%d", n ? "," : "",
-				      start);
-		if (c > start && n < size)
-			n += (size_t)snprintf(buf + n, size - n, "-%d", c);
+		qv_append_cpus(buf, size, &n, start, c);
 		c++;
 	}
 }

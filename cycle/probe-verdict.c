@@ -92,13 +92,38 @@ static void add(char *buf, size_t size, const char *fmt, ...)
 	va_end(ap);
 }
 
+void qv_append_cpus(char *buf, unsigned long size, unsigned long *len,
+		    int first, int last)
+{
+	char item[32];
+	unsigned long m;
+
+	if (*len >= size)
+		return;
+	if (last > first)
+		m = (unsigned long)snprintf(item, sizeof(item), "%s%d-%d",
+					    *len ? "," : "", first, last);
+	else
+		m = (unsigned long)snprintf(item, sizeof(item), "%s%d",
+					    *len ? "," : "", first);
+	/* Room is kept for a "..." after every item but the last that fits. */
+	if (*len + m + sizeof("...") <= size) {
+		memcpy(buf + *len, item, m + 1);
+		*len += m;
+		return;
+	}
+	if (*len + sizeof("...") <= size)
+		memcpy(buf + *len, "...", sizeof("..."));
+	*len = size;
+}
+
 /* The CPUs of c for which pick() holds, as "1,3" or "0-3", into buf; the
  * number of them. */
 static int cpus_where(const struct qv_counter *c,
 		      int (*pick)(const struct qv_cpu *, const void *),
 		      const void *arg, char *buf, size_t size)
 {
-	size_t n = 0;
+	unsigned long n = 0;
 	int k = 0, count = 0;
 
 	buf[0] = '\0';
@@ -117,11 +142,7 @@ static int cpus_where(const struct qv_counter *c,
 			count++;
 		}
 		k++;
-		if (n < size)
-			n += (size_t)snprintf(buf + n, size - n, "%s%d",
-					      n ? "," : "", first);
-		if (last > first && n < size)
-			n += (size_t)snprintf(buf + n, size - n, "-%d", last);
+		qv_append_cpus(buf, size, &n, first, last);
 	}
 	return count;
 }

@@ -94,6 +94,13 @@ const char *qv_level_text(enum qv_level level);
 const char *qv_status_text(enum qv_status status);
 const char *qv_perf_text(enum qv_perf perf);
 
+/* Appends CPU first, or the range first-last, to the comma-separated list of
+ * *len characters in buf.  A list too long for buf ends in "...", never in a
+ * cut number that names another CPU; then *len becomes size, and later calls
+ * append nothing. */
+void qv_append_cpus(char *buf, unsigned long size, unsigned long *len,
+		    int first, int last);
+
 /* A duration in ns in the unit that reads best ("850 ns", "2.1 ms"). */
 void qv_format_ns(double ns, char *buf, unsigned long size);
 

@@ -15,6 +15,7 @@
 
 #include "tap/basic.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #define N(a) ((int)(sizeof(a) / sizeof((a)[0])))
@@ -73,12 +74,14 @@ static int has(const char *text, const char *part)
 
 int main(void)
 {
+	static struct qv_cpu big[256];
 	struct qv_cpu b[8];
 	struct qv_verdict v;
-	char buf[32];
+	unsigned long len;
+	char buf[32], expect[sizeof(v.reason)], *cut;
 	int k;
 
-	tap_plan(39);
+	tap_plan(43);
 
 	/* Recorded: this x86-64 machine (2 vCPUs), rdtsc.  Offsets and
 	 * drift within the clock's resolution. */
@@ -332,6 +335,37 @@ int main(void)
 	       "one CPU: fit, cross-CPU agreement not measured");
 	v = judge("PMCCNTR", 1, b, 0);
 	tap_ok(v.level == QV_NOT_FIT, "no CPU: not fit");
+
+	/* A big server where every other CPU traps: the list is cut with
+	 * "...", never inside a number that would name another CPU. */
+	for (k = 0; k < N(big); k++) {
+		big[k] = sound(k, 1e9, 0.0, 20.0);
+		big[k].status = k % 2 ? QV_AVAILABLE : QV_TRAPS;
+	}
+	v = judge("PMCCNTR_EL0", 1, big, N(big));
+	cut = strstr(v.reason, "...");
+	tap_ok(v.level == QV_NOT_FIT && has(v.reason, "traps on CPUs 0,2,4,") &&
+	       cut && (cut[-1] == ',' || (cut[-1] >= '0' && cut[-1] <= '9')),
+	       "256 CPUs, every other one trapping: the list ends in '...'");
+	/* What precedes "..." is whole: every even CPU up to the last named. */
+	expect[0] = '\0';
+	for (k = 0; cut && strlen(expect) < (size_t)(cut - v.reason); k += 2)
+		snprintf(expect + strlen(expect), sizeof(expect) - strlen(expect),
+			 "%s%d", k ? "," : "traps on CPUs ", k);
+	tap_ok(cut && strlen(expect) == (size_t)(cut - v.reason) &&
+	       strncmp(v.reason, expect, strlen(expect)) == 0,
+	       "the CPUs before '...' are whole numbers, in order");
+
+	len = 0;
+	buf[0] = '\0';
+	qv_append_cpus(buf, 12, &len, 0, 3);
+	qv_append_cpus(buf, 12, &len, 6, 6);
+	tap_ok(strcmp(buf, "0-3,6") == 0, "ranges and single CPUs: '%s'", buf);
+	qv_append_cpus(buf, 12, &len, 100, 107);
+	qv_append_cpus(buf, 12, &len, 9, 9);
+	tap_ok(strcmp(buf, "0-3,6...") == 0 && len == 12,
+	       "a range that does not fit becomes '...', and nothing follows: '%s'",
+	       buf);
 
 	qv_format_ns(850, buf, sizeof(buf));
 	tap_ok(strcmp(buf, "850 ns") == 0, "850 ns reads '%s'", buf);
