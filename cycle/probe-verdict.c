@@ -377,28 +377,27 @@ static int judge_disagreement(const struct qv_counter *c, struct qv_verdict *v)
 /* What a perf cycles session did to it, where it did something. */
 static void add_perf_notes(const struct qv_counter *c, struct qv_verdict *v)
 {
-	const size_t sz = sizeof(v->notes);
-	enum qv_perf p;
+	static const struct {
+		enum qv_perf perf;
+		const char *then;
+	} effects[] = {
+		{QV_PERF_GONE, "and it stays away: cycle.h then falls back to "
+			       "the next counter"},
+		{QV_PERF_REARMED, "until the module's rearm"},
+		{QV_PERF_BACK, "while it runs"},
+	};
 	char list[160];
+	size_t i;
 	int n;
 
-	p = QV_PERF_GONE;
-	n = cpus_where(c, perf_is, &p, list, sizeof(list));
-	if (n)
-		add(v->notes, sz, "a perf cycles session takes it away on "
-		    "CPU%s %s and it stays away: cycle.h then falls back to "
-		    "the next counter", n > 1 ? "s" : "", list);
-	p = QV_PERF_REARMED;
-	n = cpus_where(c, perf_is, &p, list, sizeof(list));
-	if (n)
-		add(v->notes, sz, "a perf cycles session takes it away on "
-		    "CPU%s %s until the module's rearm", n > 1 ? "s" : "",
-		    list);
-	p = QV_PERF_BACK;
-	n = cpus_where(c, perf_is, &p, list, sizeof(list));
-	if (n)
-		add(v->notes, sz, "a perf cycles session takes it away on "
-		    "CPU%s %s while it runs", n > 1 ? "s" : "", list);
+	for (i = 0; i < sizeof(effects) / sizeof(effects[0]); i++) {
+		n = cpus_where(c, perf_is, &effects[i].perf, list,
+			       sizeof(list));
+		if (n)
+			add(v->notes, sizeof(v->notes), "a perf cycles session "
+			    "takes it away on CPU%s %s %s", n > 1 ? "s" : "",
+			    list, effects[i].then);
+	}
 }
 
 /* What holds even for a fit counter. */
