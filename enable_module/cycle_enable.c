@@ -130,6 +130,15 @@ static struct cpumask ce_refused_mask;
 #define CE_PMUACR_C		BIT(31)	/* PMUv3.9: the cycle counter */
 
 /*
+ * PMUv3.9: whether PMUACR_EL1, not PMUSERENR.CR, decides EL0's reads in the
+ * state r holds (Linux 6.13+ sets UEN for a task with user-readable events).
+ */
+static bool ce_acr_decides(const struct ce_cpu *c, const struct ce_regs *r)
+{
+	return c->pmuacr && (r->userenr & CE_USERENR_UEN);
+}
+
+/*
  * The cycle counter's filter, the same bits in PMCCFILTR_EL0 and in ARMv7
  * PMUv2's PMXEVTYPER for the cycle counter (EL1/EL0 read PL1/PL0 there).
  */
@@ -180,7 +189,7 @@ static void ce_arch_read_pmu(const struct ce_cpu *c, struct ce_regs *r)
 	 * An older kernel under a hypervisor may trap the access; and without
 	 * UEN the register decides nothing.
 	 */
-	r->pmuacr = (c->pmuacr && (r->userenr & CE_USERENR_UEN)) ?
+	r->pmuacr = ce_acr_decides(c, r) ?
 		    read_sysreg_s(CE_SYS_PMUACR_EL1) : 0;
 }
 
@@ -518,8 +527,7 @@ static void ce_grant_this_cpu(void)
 	 * reads and CR only forbids writes: the cycle counter's bit is what
 	 * makes our grant hold then.  No other counter's bit is touched.
 	 */
-	if (c->pmuacr && (now.userenr & CE_USERENR_UEN) &&
-	    !(now.pmuacr & CE_PMUACR_C)) {
+	if (ce_acr_decides(c, &now) && !(now.pmuacr & CE_PMUACR_C)) {
 		now.pmuacr |= CE_PMUACR_C;
 		ce_arch_write_pmuacr(now.pmuacr);
 		c->own_acr_c = true;
@@ -562,7 +570,7 @@ static void ce_restore_this_cpu(void)
 		if (c->own_e && !perf_any && now.pmcr == c->left.pmcr)
 			ce_arch_write_pmcr(now.pmcr & ~CE_PMCR_E);
 		if (c->own_acr_c && !perf_c && now.pmuacr == c->left.pmuacr &&
-		    (now.userenr & CE_USERENR_UEN))
+		    ce_acr_decides(c, &now))
 			ce_arch_write_pmuacr(now.pmuacr & ~CE_PMUACR_C);
 		if (now.userenr == c->left.userenr)
 			ce_arch_write_userenr(now.userenr & ~c->userenr_added);
@@ -645,8 +653,7 @@ static void ce_revoked_ipi(void *arg)
 	 * revoked whatever CR says. */
 	if ((now.userenr & bits) != bits || !(now.pmcr & CE_PMCR_E) ||
 	    !(now.cntenset & CE_CNTEN_CYCLE) ||
-	    (c->pmuacr && (now.userenr & CE_USERENR_UEN) &&
-	     !(now.pmuacr & CE_PMUACR_C)) ||
+	    (ce_acr_decides(c, &now) && !(now.pmuacr & CE_PMUACR_C)) ||
 	    (!(now.intenset & CE_CNTEN_CYCLE) &&
 	     (now.ccfiltr & (CE_FILTR_U | CE_FILTR_NSU))))
 		cpumask_set_cpu(smp_processor_id(), revoked);
