@@ -18,6 +18,13 @@ report getticks-t-clock $?
 CYCLE_TEST_EXPECT=clock_gettime ./notsc ./getticks-t; report getticks-t $?
 # The guard keeps the program's handlers, with rdtsc trapping for real.
 ./notsc ./chain-t; report chain-t $?
+# The guard on the smallest thread stack and on an alternate signal stack,
+# rdtsc trapping for real: here no case may be skipped.
+./stack-t >/tmp/stack.tap
+rc=$?
+cat /tmp/stack.tap
+if grep -q SKIP /tmp/stack.tap; then rc=1; fi
+report stack-t "$rc"
 # cycle-probe with PR_TSC_SIGSEGV inherited: rdtsc traps, it says so.
 ./notsc ./cycle-probe --json >/tmp/probe.json
 rc=$?
