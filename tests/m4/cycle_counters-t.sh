@@ -4,14 +4,28 @@
 # SPDX-License-Identifier: MIT
 #
 # Runs the project's configure with the build's compiler ($CC) in scratch
-# directories, sharing one cache so each run takes a second or two.
+# directories, sharing one cache so each run takes a second or two.  The
+# configure it runs is a copy of the source tree's, with only the inputs it
+# reads: the source tree itself may be configured in place (the quick start,
+# then `make check` there), and automake's configure refuses to build out of
+# a source tree that has a config.status.
 set -u
 
-src=$(cd "${top_srcdir:-.}" && pwd)
+top=$(cd "${top_srcdir:-.}" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-. "$src/tests/tap/libtap.sh"
+. "$top/tests/tap/libtap.sh"
 TAP_DIAG=$tmp/out
+
+src=$tmp/src
+mkdir -p "$src/cycle"
+if ! { cp -p "$top/configure" "$top/config.h.in" "$top/Makefile.in" \
+	"$top/safecycle.pc.in" "$src/" &&
+	cp -pR "$top/build-aux" "$src/" &&
+	cp -p "$top/cycle/cycle.h" "$src/cycle/"; } 2>"$tmp/out"; then
+	echo "Bail out! cannot copy configure's inputs from $top: $(head -1 "$tmp/out")"
+	exit 1
+fi
 
 target=$(${CC:-cc} -dumpmachine)
 case $(printf '#if defined(__aarch64__)\nA64\n#elif defined(__arm__) && defined(__ARM_ARCH) && __ARM_ARCH >= 7\nV7\n#else\nOTHER\n#endif\n' | ${CC:-cc} -E -P - | tr -d ' \n') in
@@ -82,7 +96,7 @@ ok $((rc + $?)) "without __linux__ the summary names the classic block, not the 
 
 # The macro is reusable: a minimal project that only calls CYCLE_ARG_COUNTERS.
 mkdir -p "$tmp/reuse/m4"
-cp "$src/m4/cycle_counters.m4" "$tmp/reuse/m4/"
+cp "$top/m4/cycle_counters.m4" "$tmp/reuse/m4/"
 cat >"$tmp/reuse/configure.ac" <<'AC'
 AC_INIT([reuse], [1])
 AC_CONFIG_MACRO_DIR([m4])
