@@ -15,7 +15,7 @@
  *
  * Exit status: 0 when the configured counter is usable on every probed CPU,
  * 1 when only a fallback is (or this build has no run-time engine), 2 on a
- * usage error.
+ * usage error, 3 when the output or the report could not be written.
  */
 #define _GNU_SOURCE 1 /* sched_setaffinity, CPU_SET */
 
@@ -25,12 +25,17 @@
 
 #include "cycle.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "0.2.0"
 #endif
+
+/* 0, 1 and 2 say what the probe found (or that it was misused): a table
+ * cut by a full disk must not pass for one of them. */
+#define EXIT_OUTPUT 3
 
 static const char usage_text[] =
 	"Usage: cycle-probe [--json] [--cpu LIST] [--qualify] [--report FILE]\n"
@@ -55,7 +60,24 @@ static const char usage_text[] =
 	"  --version         print the version and exit\n"
 	"\n"
 	"Exit status: 0 configured counter usable on every probed CPU (with\n"
-	"--qualify: fit for planning), 1 otherwise, 2 usage error.\n";
+	"--qualify: fit for planning), 1 otherwise, 2 usage error, 3 the\n"
+	"output or the report could not be written.\n";
+
+/* Standard output is checked once, at the end, closing it: a full disk, a
+ * closed descriptor or an I/O error replaces status with EXIT_OUTPUT and
+ * one line on stderr. */
+static int finish_stdout(int status)
+{
+	int failed = ferror(stdout);
+
+	errno = 0;
+	if (fclose(stdout) != 0 || failed) {
+		fprintf(stderr, "cycle-probe: writing standard output: %s\n",
+			strerror(errno ? errno : EIO));
+		return EXIT_OUTPUT;
+	}
+	return status;
+}
 
 #ifndef CYCLE_IMPL_ENGINE
 
@@ -65,11 +87,11 @@ int main(int argc, char **argv)
 {
 	if (argc == 2 && strcmp(argv[1], "--help") == 0) {
 		fputs(usage_text, stdout);
-		return 0;
+		return finish_stdout(0);
 	}
 	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
 		printf("cycle-probe %s\n", PACKAGE_VERSION);
-		return 0;
+		return finish_stdout(0);
 	}
 	fputs("cycle-probe: this build of cycle.h has no run-time engine "
 	      "(it needs Linux and GCC or Clang); nothing to probe\n", stderr);
@@ -81,7 +103,8 @@ int main(int argc, char **argv)
 #include "probe.h"
 #include "probe-verdict.h"
 
-#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <sched.h>
 #include <stdlib.h>
@@ -223,6 +246,15 @@ void format_cpu_list(const cpu_set_t *set, char *buf, size_t size)
 	}
 }
 
+/* The same in words: "CPU 1", "CPUs 0,2-3". */
+void cpu_words(const cpu_set_t *set, char *buf, size_t size)
+{
+	char list[200]; /* leaves room for the words around it */
+
+	format_cpu_list(set, list, sizeof(list));
+	snprintf(buf, size, "CPU%s %s", CPU_COUNT(set) > 1 ? "s" : "", list);
+}
+
 /* The online CPUs: sysfs knows about hotplug; the affinity mask is the
  * fallback where /sys is not mounted. */
 static void online_cpus(cpu_set_t *set)
@@ -243,16 +275,13 @@ static void online_cpus(cpu_set_t *set)
 	}
 }
 
-/* The CPUs this process was started on (taskset, a cpuset): the probe
- * never widens its own affinity beyond them. */
-static void allowed_cpus(cpu_set_t *set)
+/* The online CPUs this process was started on (taskset, a cpuset): the
+ * probe never widens its own affinity beyond them. */
+static void allowed_cpus(const cpu_set_t *online, cpu_set_t *set)
 {
-	cpu_set_t online;
-
-	online_cpus(&online);
 	if (sched_getaffinity(0, sizeof(*set), set) != 0)
-		*set = online;
-	CPU_AND(set, set, &online);
+		*set = *online;
+	CPU_AND(set, set, online);
 }
 
 static int cpu_exists(int cpu)
@@ -303,11 +332,35 @@ static int check_cpus(const cpu_set_t *want, const cpu_set_t *allowed)
 static int check_cpufreq(const cpu_set_t *cpus);
 static int open_report(struct options *o);
 
+/* The value of option name in argv[*i], given as "NAME VALUE" or
+ * "NAME=VALUE": NULL when argv[*i] is not that option, "" when the value
+ * is missing or empty (--report= is no file name). */
+static const char *option_value(int argc, char **argv, int *i,
+				const char *name)
+{
+	const char *a = argv[*i];
+	size_t n = strlen(name);
+
+	if (strncmp(a, name, n) != 0)
+		return NULL;
+	if (a[n] == '=')
+		return a + n + 1;
+	if (a[n] != '\0')
+		return NULL;
+	return *i + 1 < argc ? argv[++*i] : "";
+}
+
+static int missing_value(const char *what)
+{
+	fprintf(stderr, "cycle-probe: %s (try --help)\n", what);
+	return 2;
+}
+
 /* Returns -1 to go on, else the exit status. */
 static int parse_options(int argc, char **argv, struct options *o)
 {
-	cpu_set_t online;
-	const char *list = NULL;
+	cpu_set_t online, allowed;
+	const char *list = NULL, *v;
 	unsigned long beyond;
 	int i, rc;
 
@@ -321,26 +374,17 @@ static int parse_options(int argc, char **argv, struct options *o)
 			o->qualify = 1;
 		} else if (strcmp(a, "--vary-frequency") == 0) {
 			o->qualify = o->vary_frequency = 1;
-		} else if (strcmp(a, "--report") == 0) {
-			if (++i == argc) {
-				fputs("cycle-probe: --report needs a file name, "
-				      "or - (try --help)\n", stderr);
-				return 2;
-			}
+		} else if ((v = option_value(argc, argv, &i, "--report"))) {
+			if (!*v)
+				return missing_value("--report needs a file "
+						     "name, or -");
 			o->qualify = 1;
-			o->report_path = argv[i];
-		} else if (strncmp(a, "--report=", 9) == 0 && a[9]) {
-			o->qualify = 1;
-			o->report_path = a + 9;
-		} else if (strcmp(a, "--cpu") == 0) {
-			if (++i == argc) {
-				fputs("cycle-probe: --cpu needs a list, e.g. "
-				      "--cpu 0-1 (try --help)\n", stderr);
-				return 2;
-			}
-			list = argv[i];
-		} else if (strncmp(a, "--cpu=", 6) == 0) {
-			list = a + 6;
+			o->report_path = v;
+		} else if ((v = option_value(argc, argv, &i, "--cpu"))) {
+			if (!*v)
+				return missing_value("--cpu needs a list, e.g. "
+						     "--cpu 0-1");
+			list = v;
 		} else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
 			fputs(usage_text, stdout);
 			return 0;
@@ -353,18 +397,22 @@ static int parse_options(int argc, char **argv, struct options *o)
 			return usage_error("unexpected argument", a);
 		}
 	}
-	allowed_cpus(&online);
+	online_cpus(&online);
+	allowed_cpus(&online, &allowed);
 	if (!list) {
-		o->cpus = online;
+		/* The others are named in the output as not probed: a
+		 * verdict must not pass for the whole machine's. */
+		o->cpus = allowed;
+		CPU_XOR(&o->outside, &online, &allowed);
 	} else {
 		rc = parse_cpu_list(list, &o->cpus, &beyond);
 		if (rc == 0)
 			return usage_error("malformed CPU list", list);
 		o->explicit_cpus = 1;
-		if (check_cpus(&o->cpus, &online))
+		if (check_cpus(&o->cpus, &allowed))
 			return 2;
 		if (rc < 0)
-			return no_such_cpu(beyond, &online);
+			return no_such_cpu(beyond, &allowed);
 	}
 	if (o->vary_frequency && (rc = check_cpufreq(&o->cpus)) != 0)
 		return rc;
@@ -398,12 +446,15 @@ static int check_cpufreq(const cpu_set_t *cpus)
 }
 
 /* --report FILE: checked before a second of measuring is spent, written
- * only at the end, so that an interrupted run leaves an earlier report as
- * it was. */
+ * only at the end (write_report), so that an interrupted run leaves an
+ * earlier report as it was.  A regular file, or a new one, is replaced by
+ * rename() from a temporary file beside it, so its directory must be
+ * writable; a symbolic link's target is what is replaced.  A device or a
+ * FIFO (/dev/stdout on a pipe) holds no earlier report: written in place. */
 static int open_report(struct options *o)
 {
 	const char *path = o->report_path, *slash, *why = NULL;
-	char dir[4096];
+	char *file = o->report_file, dir[PATH_MAX];
 	struct stat st;
 
 	if (!path)
@@ -417,22 +468,34 @@ static int open_report(struct options *o)
 		o->report = stdout;
 		return -1;
 	}
-	if (path[0] == '-' || path[0] == '\0')
+	if (path[0] == '-')
 		return usage_error("--report needs a file name, or -, not",
 				   path);
-	slash = strrchr(path, '/');
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else
-		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path) +
-			 (slash == path), path);
-	if (stat(path, &st) == 0) {
+	if (stat(path, &st) != 0) {
+		if (errno != ENOENT)
+			why = strerror(errno);
+		else if (strlen(path) >= sizeof(o->report_file))
+			why = strerror(ENAMETOOLONG);
+		else
+			strcpy(file, path);
+	} else if (!S_ISREG(st.st_mode)) {
+		o->report_in_place = 1;
 		if (S_ISDIR(st.st_mode))
 			why = "it is a directory";
 		else if (access(path, W_OK) != 0)
 			why = strerror(errno);
-	} else if (errno != ENOENT || access(dir, W_OK | X_OK) != 0) {
+	} else if (!realpath(path, file) || access(file, W_OK) != 0) {
 		why = strerror(errno);
+	}
+	if (!why && !o->report_in_place) {
+		slash = strrchr(file, '/');
+		if (!slash)
+			snprintf(dir, sizeof(dir), ".");
+		else
+			snprintf(dir, sizeof(dir), "%.*s", (int)(slash - file) +
+				 (slash == file), file);
+		if (access(dir, W_OK | X_OK) != 0)
+			why = strerror(errno);
 	}
 	if (why) {
 		fprintf(stderr, "cycle-probe: cannot write the report to %s: "
@@ -440,6 +503,96 @@ static int open_report(struct options *o)
 		return 2;
 	}
 	return -1;
+}
+
+/* A temporary file beside file, as tmp: its descriptor, or -1 with errno.
+ * It gets the earlier report's mode (and, as root, its owner: sudo
+ * cycle-probe --report on a user's file), or a new file's. */
+static int temp_beside(const char *file, char *tmp, size_t size)
+{
+	const char *slash = strrchr(file, '/');
+	int dirlen = slash ? (int)(slash - file) + 1 : 0;
+	struct stat st;
+	mode_t mask;
+	int fd, err;
+
+	if (snprintf(tmp, size, "%.*s.%s.XXXXXX", dirlen, file,
+		     file + dirlen) >= (int)size) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		return -1;
+	if (stat(file, &st) != 0) {
+		mask = umask(0);
+		umask(mask);
+		st.st_mode = 0666 & ~mask;
+		st.st_uid = geteuid();
+		st.st_gid = getegid();
+	}
+	if (fchmod(fd, st.st_mode & 07777) == 0 &&
+	    (geteuid() != 0 || fchown(fd, st.st_uid, st.st_gid) == 0))
+		return fd;
+	err = errno;
+	close(fd);
+	unlink(tmp);
+	errno = err;
+	return -1;
+}
+
+/* Flushes and closes f, syncing it to the disk first when asked: 0, or
+ * the errno of the first failure. */
+static int close_file(FILE *f, int sync)
+{
+	int err = 0;
+
+	errno = 0;
+	if (fflush(f) != 0 || ferror(f))
+		err = errno ? errno : EIO;
+	/* EINVAL: a file system without fsync, nothing to wait for. */
+	else if (sync && fsync(fileno(f)) != 0 && errno != EINVAL)
+		err = errno;
+	if (fclose(f) != 0 && !err)
+		err = errno;
+	return err;
+}
+
+/* Writes the Markdown report: through a temporary file renamed over the
+ * earlier one (see open_report), so that a full disk, a file size limit
+ * or an I/O error leaves that one whole, never cut.  Returns 0, or
+ * EXIT_OUTPUT with one line on stderr. */
+static int write_report(const struct options *o, const struct report *rep)
+{
+	char tmp[PATH_MAX + 16];
+	FILE *f = NULL;
+	int fd = -1, err;
+
+	if (o->report == stdout) {
+		/* Checked with the rest of standard output. */
+		qualify_write_report(stdout, rep);
+		return 0;
+	}
+	if (o->report_in_place)
+		f = fopen(o->report_path, "w");
+	else if ((fd = temp_beside(o->report_file, tmp, sizeof(tmp))) >= 0 &&
+		 !(f = fdopen(fd, "w")))
+		close(fd);
+	if (f) {
+		qualify_write_report(f, rep);
+		err = close_file(f, fd >= 0);
+		if (!err && fd >= 0 && rename(tmp, o->report_file) != 0)
+			err = errno;
+	} else {
+		err = errno;
+	}
+	if (!err)
+		return 0;
+	if (fd >= 0)
+		unlink(tmp);
+	fprintf(stderr, "cycle-probe: writing the report %s: %s\n",
+		o->report_path, strerror(err));
+	return EXIT_OUTPUT;
 }
 
 /* --- Measuring one counter on the current CPU ------------------------- */
@@ -654,6 +807,59 @@ int pin_to(int cpu)
 	return sched_setaffinity(0, sizeof(one), &one);
 }
 
+static void skip_cpu(struct report *rep, int cpu, int err)
+{
+	rep->skipped[rep->nskipped].cpu = cpu;
+	rep->skipped[rep->nskipped++].err = err;
+}
+
+void probed_cpus(const struct report *rep, cpu_set_t *set)
+{
+	int k;
+
+	CPU_ZERO(set);
+	for (k = 0; k < rep->ncpus; k++)
+		CPU_SET(rep->cpu[k], set);
+}
+
+void skipped_cpus(const struct report *rep, cpu_set_t *set)
+{
+	int i;
+
+	CPU_ZERO(set);
+	for (i = 0; i < rep->nskipped; i++)
+		CPU_SET(rep->skipped[i].cpu, set);
+}
+
+static void skipped_why(int err, char *buf, size_t size)
+{
+	if (err)
+		snprintf(buf, size, "cannot run on it: %s", strerror(err));
+	else
+		snprintf(buf, size, "not in this process's affinity mask");
+}
+
+/* The CPUs not probed for the reason of rep->skipped[i], as a list, and
+ * that reason: their number, or 0 when an earlier entry had the reason and
+ * named them. */
+int skipped_group(const struct report *rep, int i, char *list, size_t lsize,
+		  char *why, size_t wsize)
+{
+	int err = rep->skipped[i].err, j;
+	cpu_set_t set;
+
+	for (j = 0; j < i; j++)
+		if (rep->skipped[j].err == err)
+			return 0;
+	CPU_ZERO(&set);
+	for (j = i; j < rep->nskipped; j++)
+		if (rep->skipped[j].err == err)
+			CPU_SET(rep->skipped[j].cpu, &set);
+	format_cpu_list(&set, list, lsize);
+	skipped_why(err, why, wsize);
+	return CPU_COUNT(&set);
+}
+
 /* Returns 0, or the exit status if a requested CPU cannot be used. */
 static int probe_cpus(const struct options *o, struct report *rep)
 {
@@ -670,18 +876,22 @@ static int probe_cpus(const struct options *o, struct report *rep)
 		return 1;
 	}
 	rep->ncpus = 0;
+	rep->nskipped = 0;
 	for (c = 0; c < CPU_SETSIZE; c++) {
+		if (CPU_ISSET(c, &o->outside))
+			skip_cpu(rep, c, 0);
 		if (!CPU_ISSET(c, &o->cpus))
 			continue;
 		if (pin_to(c) != 0) {
-			/* Outside our cpuset (taskset, cgroup): a CPU asked
-			 * for by name is an error, one of all is skipped. */
+			/* Gone from our cpuset since (a cgroup): a CPU asked
+			 * for by name is an error, one of all not probed. */
+			if (!o->explicit_cpus) {
+				skip_cpu(rep, c, errno);
+				continue;
+			}
 			fprintf(stderr, "cycle-probe: cannot run on CPU %d: "
-				"%s%s\n", c, strerror(errno),
-				o->explicit_cpus ? "" : "; skipped");
-			if (o->explicit_cpus)
-				return 2;
-			continue;
+				"%s\n", c, strerror(errno));
+			return 2;
 		}
 		for (row = 0; row < NROWS; row++)
 			if (row != PERF_ROW)
@@ -758,10 +968,10 @@ static void aggregate(struct report *rep)
 /* Where row has status st, in words ("on CPU 1", "on every probed CPU"):
  * a counter that fails on some CPUs only points at hotplug, perf or
  * big.LITTLE rather than at a missing module. */
-void cpus_with(const struct report *rep, int row, enum status st,
+static void cpus_with(const struct report *rep, int row, enum status st,
 		      char *buf, size_t size)
 {
-	char list[200]; /* leaves room for the words around it */
+	char words[224]; /* cpu_words writes at most 204 */
 	cpu_set_t set;
 	int k;
 
@@ -773,9 +983,8 @@ void cpus_with(const struct report *rep, int row, enum status st,
 		snprintf(buf, size, "on every probed CPU");
 		return;
 	}
-	format_cpu_list(&set, list, sizeof(list));
-	snprintf(buf, size, "on CPU%s %s", CPU_COUNT(&set) > 1 ? "s" : "",
-		 list);
+	cpu_words(&set, words, sizeof(words));
+	snprintf(buf, size, "on %s", words);
 }
 
 /* The first number in a /proc file, or -1 when it is missing. */
@@ -963,6 +1172,7 @@ static void print_table_row(int cpu, int row, const struct result *r)
 
 static void print_table(const struct report *rep, const char *advice)
 {
+	char list[512], why[128];
 	int k, row;
 
 	printf("cpu  %-16s %-11s %12s %13s %9s %8s  %s\n", "counter",
@@ -971,6 +1181,9 @@ static void print_table(const struct report *rep, const char *advice)
 	for (k = 0; k < rep->ncpus; k++)
 		for (row = 0; row < NROWS; row++)
 			print_table_row(rep->cpu[k], row, &rep->res[k][row]);
+	for (k = 0; k < rep->nskipped; k++)
+		if (skipped_group(rep, k, list, sizeof(list), why, sizeof(why)))
+			printf("cpu %s: not probed: %s\n", list, why);
 	printf("configured: %s\n", row_name(CONFIGURED_ROW));
 #if defined(CYCLE_IMPL_PERF_INDEX)
 	{
@@ -1081,6 +1294,23 @@ static void json_cpus(const struct report *rep)
 	fputs("  ]", stdout);
 }
 
+/* "not_probed": the online CPUs left out, each with why; [] when none. */
+static void json_not_probed(const struct report *rep)
+{
+	char why[128];
+	int i;
+
+	fputs(",\n  \"not_probed\": [", stdout);
+	for (i = 0; i < rep->nskipped; i++) {
+		skipped_why(rep->skipped[i].err, why, sizeof(why));
+		printf("%s{\"cpu\": %d, \"why\": ", i ? ", " : "",
+		       rep->skipped[i].cpu);
+		json_string(why);
+		putchar('}');
+	}
+	putchar(']');
+}
+
 /* "perf_tier": the arm64 perf tier and the kernel settings behind it. */
 static void json_perf_tier(const struct report *rep)
 {
@@ -1138,6 +1368,7 @@ static void print_json(const struct report *rep, const char *advice,
 	json_perf_tier(rep);
 	json_counters(rep);
 	json_cpus(rep);
+	json_not_probed(rep);
 	if (rep->q)
 		qualify_json(rep);
 	fputs("\n}\n", stdout);
@@ -1185,44 +1416,63 @@ static void selected_counter(struct report *rep)
 }
 #endif
 
-int main(int argc, char **argv)
+/* A standard descriptor closed by the caller would be the next open()'s
+ * (the report's temporary file would become standard output): hold each
+ * with /dev/null, read-only, so that writing to a closed standard output
+ * still fails, with EBADF. */
+static void hold_std_fds(void)
+{
+	int fd;
+
+	for (fd = 0; fd <= 2; fd++)
+		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF &&
+		    open("/dev/null", O_RDONLY) < 0)
+			break;
+}
+
+/* Probes, prints and writes the report: the exit status but for standard
+ * output's own failure. */
+static int probe(int argc, char **argv, struct report *rep)
 {
 	struct options o;
-	struct report rep;
 	char advice[1024];
-	int rc, usable, fit;
+	int rc, usable, table;
 
 	rc = parse_options(argc, argv, &o);
 	if (rc >= 0)
 		return rc;
-	memset(&rep, 0, sizeof(rep));
 	/* What an ordinary process gets: chosen before we pin ourselves. */
-	selected_counter(&rep);
-	rc = probe_cpus(&o, &rep);
+	selected_counter(rep);
+	rc = probe_cpus(&o, rep);
 	if (rc)
 		return rc;
-	aggregate(&rep);
-	usable = advise(&rep, advice, sizeof(advice));
+	aggregate(rep);
+	usable = advise(rep, advice, sizeof(advice));
+	table = o.report != stdout; /* --report - prints the report instead */
 	if (o.json)
-		print_json(&rep, advice, usable);
-	else if (!o.report_path || strcmp(o.report_path, "-") != 0)
-		print_table(&rep, advice);
-	if (o.qualify && !o.json && (!o.report_path ||
-				     strcmp(o.report_path, "-") != 0))
-		qualify_print(&rep);
-	if (o.report_path && qualify_write_report(&o, &rep) != 0)
-		rc = 1;
-	fit = o.qualify ? qualify_configured_fit(&rep) : usable;
+		print_json(rep, advice, usable);
+	else if (table)
+		print_table(rep, advice);
+	if (o.qualify && !o.json && table)
+		qualify_print(rep);
+	if (o.report_path && (rc = write_report(&o, rep)) != 0)
+		return rc;
+	if (o.qualify)
+		return qualify_configured_fit(rep) ? 0 : 1;
+	return usable ? 0 : 1;
+}
+
+int main(int argc, char **argv)
+{
+	struct report rep;
+	int rc;
+
+	hold_std_fds();
+	memset(&rep, 0, sizeof(rep));
+	rc = probe(argc, argv, &rep);
 	qualify_free(&rep);
 	free(rep.res);
-	if (fflush(stdout) != 0 || ferror(stdout)) {
-		fprintf(stderr, "cycle-probe: cannot write output: %s\n",
-			strerror(errno));
-		return 1;
-	}
-	if (rc)
-		return rc;
-	return fit ? 0 : 1;
+	return finish_stdout(rc);
 }
 
 #endif /* CYCLE_IMPL_ENGINE */

@@ -993,6 +993,23 @@ static const char *configured_level(const struct report *rep)
 	return qv_level_text(rep->q->verdict[CONFIGURED_ROW].level);
 }
 
+/* Which CPUs a verdict is about, when some online ones were not probed
+ * (taskset): " on CPU 1 (CPU 0 not probed)", else "". */
+static void coverage(const struct report *rep, char *buf, size_t size)
+{
+	char probed[256], skipped[256];
+	cpu_set_t set;
+
+	buf[0] = '\0';
+	if (!rep->nskipped)
+		return;
+	probed_cpus(rep, &set);
+	cpu_words(&set, probed, sizeof(probed));
+	skipped_cpus(rep, &set);
+	cpu_words(&set, skipped, sizeof(skipped));
+	snprintf(buf, size, " on %s (%s not probed)", probed, skipped);
+}
+
 /* The advice for row's verdict. */
 static void verdict_advice(const struct report *rep, int row, char *buf,
 			   size_t size)
@@ -1022,11 +1039,12 @@ void qualify_print(const struct report *rep)
 {
 	const struct qualification *q = rep->q;
 	struct cells t;
-	char access[512];
+	char access[512], where[600];
 	int k, row;
 
 	if (!q)
 		return;
+	coverage(rep, where, sizeof(where));
 	printf("\nqualify: %d CPU%s, %.1f s\n", rep->ncpus,
 	       rep->ncpus == 1 ? "" : "s", (double)(q->ended - q->began) / 1e9);
 	printf("cpu  %-16s %-18s %-22s %-16s %-11s %s\n", "counter",
@@ -1047,9 +1065,9 @@ void qualify_print(const struct report *rep)
 
 		if (!q->judged[row])
 			continue;
-		printf("verdict: %s: %s%s%s\n", row_name(row),
-		       qv_level_text(v->level), v->reason[0] ? ": " : "",
-		       v->reason);
+		printf("verdict: %s: %s%s%s%s\n", row_name(row),
+		       qv_level_text(v->level), where,
+		       v->reason[0] ? ": " : "", v->reason);
 		if (v->notes[0])
 			printf("  notes: %s\n", v->notes);
 	}
@@ -1063,8 +1081,9 @@ void qualify_print(const struct report *rep)
 		char advice[1024];
 
 		verdict_advice(rep, CONFIGURED_ROW, advice, sizeof(advice));
-		printf("qualified: %s is %s; advice: %s\n",
-		       row_name(CONFIGURED_ROW), configured_level(rep), advice);
+		printf("qualified: %s is %s%s; advice: %s\n",
+		       row_name(CONFIGURED_ROW), configured_level(rep), where,
+		       advice);
 	}
 }
 
@@ -1266,22 +1285,17 @@ static void md_cell(FILE *f, const char *s)
 	}
 }
 
-int qualify_write_report(const struct options *o, const struct report *rep)
+/* The report into f; cycle-probe.c opens it and checks the writes. */
+void qualify_write_report(FILE *f, const struct report *rep)
 {
 	const struct qualification *q = rep->q;
-	FILE *f = o->report ? o->report : fopen(o->report_path, "w");
 	struct utsname u;
 	struct cells t;
-	char buf[1024], a[64], b[64], list[512];
+	char buf[1024], a[64], b[64], list[512], where[600];
 	cpu_set_t set;
 	time_t now = time(NULL);
-	int k, row, rc = 0;
+	int k, row;
 
-	if (!f) {
-		fprintf(stderr, "cycle-probe: cannot write the report to %s: "
-			"%s\n", o->report_path, strerror(errno));
-		return 1;
-	}
 	fputs("# Cycle counter qualification\n\n", f);
 	strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M UTC", gmtime(&now));
 	fprintf(f, "- **Date:** %s\n", buf);
@@ -1290,12 +1304,14 @@ int qualify_write_report(const struct options *o, const struct report *rep)
 			u.release, u.machine, u.version);
 	fprintf(f, "- **cycle-probe:** %s, built for %s, configured for %s\n",
 		PACKAGE_VERSION, arch_name(), row_name(CONFIGURED_ROW));
-	CPU_ZERO(&set);
-	for (k = 0; k < rep->ncpus; k++)
-		CPU_SET(rep->cpu[k], &set);
+	probed_cpus(rep, &set);
 	format_cpu_list(&set, list, sizeof(list));
 	cpu_parts(rep, buf, sizeof(buf));
 	fprintf(f, "- **CPUs qualified:** %s (%s)\n", list, buf);
+	for (k = 0; k < rep->nskipped; k++)
+		if (skipped_group(rep, k, list, sizeof(list), buf, sizeof(buf)))
+			fprintf(f, "- **CPUs not probed:** %s (%s)\n", list,
+				buf);
 	module_state(buf, sizeof(buf));
 	fprintf(f, "- **Module cycle_enable:** %s\n", buf);
 	sysctl_text("/proc/sys/kernel/perf_user_access", a, sizeof(a));
@@ -1320,8 +1336,9 @@ int qualify_write_report(const struct options *o, const struct report *rep)
 	fprintf(f, "- **Time taken:** %.1f s\n", (double)(q->ended -
 							   q->began) / 1e9);
 	verdict_advice(rep, CONFIGURED_ROW, buf, sizeof(buf));
-	fprintf(f, "\n**%s is %s.** Advice: ", row_name(CONFIGURED_ROW),
-		configured_level(rep));
+	coverage(rep, where, sizeof(where));
+	fprintf(f, "\n**%s is %s%s.** Advice: ", row_name(CONFIGURED_ROW),
+		configured_level(rep), where);
 	md_cell(f, buf);
 	fputs("\n\n## Verdicts\n\n| counter | verdict | why | notes |\n"
 	      "|---|---|---|---|\n", f);
@@ -1355,14 +1372,6 @@ int qualify_write_report(const struct options *o, const struct report *rep)
 				qv_status_text(p->status), t.rate, t.offset,
 				t.drift, t.sleep, qv_perf_text(p->perf));
 		}
-	if (f == stdout) {
-		fflush(f);
-	} else if (ferror(f) | fclose(f)) {
-		fprintf(stderr, "cycle-probe: cannot write %s: %s\n",
-			o->report_path, strerror(errno));
-		rc = 1;
-	}
-	return rc;
 }
 
 #endif /* CYCLE_IMPL_ENGINE */

@@ -8,6 +8,7 @@
 #ifndef PROBE_H
 #define PROBE_H
 
+#include <limits.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stddef.h>
@@ -63,10 +64,21 @@ struct options {
 	int json;
 	int explicit_cpus;
 	cpu_set_t cpus;
+	cpu_set_t outside;        /* online, outside the affinity mask */
 	int qualify;
 	const char *report_path;  /* --report FILE; NULL none */
-	FILE *report;             /* opened before measuring */
+	FILE *report;             /* stdout for --report -, else NULL */
+	int report_in_place;      /* a device or a FIFO: no rename */
+	char report_file[PATH_MAX]; /* else what the report replaces */
 	int vary_frequency;
+};
+
+/* An online CPU the probe did not run on, and why: err is 0 for one
+ * outside the affinity mask it was started with, else the errno of
+ * pinning to it. */
+struct skipped {
+	int cpu;
+	int err;
 };
 
 struct qualification; /* probe-qualify.c's */
@@ -74,6 +86,8 @@ struct qualification; /* probe-qualify.c's */
 struct report {
 	int ncpus;
 	int cpu[CPU_SETSIZE];
+	int nskipped;
+	struct skipped skipped[CPU_SETSIZE];
 	struct result (*res)[NROWS]; /* res[cpu index][row] */
 	struct result agg[NROWS];    /* over the CPUs */
 	const char *selected;
@@ -101,6 +115,11 @@ int probe_row_is_narrow(int row);
 void probe_row(int row, struct result *r);  /* on the CPU it runs on */
 int pin_to(int cpu);
 void format_cpu_list(const cpu_set_t *set, char *buf, size_t size);
+void cpu_words(const cpu_set_t *set, char *buf, size_t size);
+void probed_cpus(const struct report *rep, cpu_set_t *set);
+void skipped_cpus(const struct report *rep, cpu_set_t *set);
+int skipped_group(const struct report *rep, int i, char *list, size_t lsize,
+		  char *why, size_t wsize);
 long proc_number(const char *path);
 int module_loaded(void);
 int is_pmu(const char *name);
@@ -116,7 +135,7 @@ int qualify_direct_rows(const struct options *o, struct report *rep);
 void qualify_perf_row(struct report *rep);
 void qualify_print(const struct report *rep);
 void qualify_json(const struct report *rep);
-int qualify_write_report(const struct options *o, const struct report *rep);
+void qualify_write_report(FILE *f, const struct report *rep);
 int qualify_configured_fit(const struct report *rep);
 void qualify_free(struct report *rep);
 

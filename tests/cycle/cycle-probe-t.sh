@@ -14,7 +14,7 @@ trap 'rm -rf "$tmp"' EXIT
 TAP_DIAG=$tmp/err
 lines() { wc -l <"$1" | tr -d ' '; }
 
-echo "1..31"
+echo "1..42"
 [ -x "$probe" ] || { echo "Bail out! $probe was not built"; exit 1; }
 
 run --version >"$tmp/out" 2>"$tmp/err"
@@ -36,6 +36,10 @@ run --cpu 0-x >"$tmp/out" 2>"$tmp/err"
 rc=$?
 [ "$rc" -eq 2 ] && [ "$(lines "$tmp/err")" -eq 1 ]
 ok $? "a malformed CPU list: exit 2 ($rc)"
+run --report= >"$tmp/out" 2>"$tmp/err"
+rc=$?
+[ "$rc" -eq 2 ] && [ "$(lines "$tmp/err")" -eq 1 ] && grep -q 'needs a file name' "$tmp/err"
+ok $? "--report= names no file: exit 2 ($rc), $(cat "$tmp/err")"
 
 start=$(date +%s%N)
 run >"$tmp/text" 2>"$tmp/err"
@@ -48,6 +52,7 @@ echo "# report took $(((end - start) / 1000000)) ms"
 
 run --json >"$tmp/json" 2>"$tmp/err"
 json_rc=$?
+cp "$tmp/json" "$tmp/all.json"
 [ "$json_rc" -le 1 ]
 ok $? "--json runs (exit $json_rc)"
 check() { # check PYTHON-EXPRESSION DESCRIPTION: j is the parsed report
@@ -87,8 +92,35 @@ else
 	skip "needs two online CPUs and taskset"
 fi
 
+# Started on one CPU of several: the others are named as not probed, in the
+# table, the JSON and the report, and each verdict says which CPUs it is
+# about, so that it does not pass for the whole machine's.
+if [ "$online" -ge 2 ] && command -v taskset >/dev/null 2>&1; then
+	one=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['cpus'][1]['cpu'])" "$tmp/all.json")
+	others=$(python3 -c "import json,sys; print(','.join(str(c['cpu']) for c in json.load(open(sys.argv[1]))['cpus'] if c['cpu'] != $one))" "$tmp/all.json")
+	taskset -c "$one" ${TEST_EMULATOR:-} "$probe" --qualify --report "$tmp/one.md" >"$tmp/one.txt" 2>"$tmp/err"
+	rc=$?
+	grep -q "^cpu [0-9,-]*: not probed: not in this process's affinity mask\$" "$tmp/one.txt"
+	ok $? "under taskset -c $one, the table names the others ($others) as not probed (exit $rc)"
+	not_probed="on CPU $one (CPUs\{0,1\} [0-9,-]* not probed)"
+	grep -q "^verdict: clock_gettime: fit for planning $not_probed\$" "$tmp/one.txt" &&
+		grep -q "^qualified: .* $not_probed; advice: " "$tmp/one.txt"
+	ok $? "the verdicts and the conclusion say which CPUs they are about"
+	grep "not probed" "$tmp/one.txt" | sed 's/^/# /'
+	grep -q "^- \*\*CPUs not probed:\*\* [0-9,-]* (not in this process's affinity mask)\$" "$tmp/one.md" &&
+		grep -q "^\*\*.* $not_probed\.\*\* Advice: " "$tmp/one.md"
+	ok $? "so does the Markdown report"
+	taskset -c "$one" ${TEST_EMULATOR:-} "$probe" --json >"$tmp/json" 2>"$tmp/err"
+	check "[c['cpu'] for c in j['cpus']] == [$one] and [x['cpu'] for x in j['not_probed']] == [$others] and all('affinity' in x['why'] for x in j['not_probed'])" \
+		"--json under taskset -c $one: not_probed lists the others ($others) and why"
+else
+	for _ in 1 2 3 4; do skip "needs two online CPUs and taskset"; done
+fi
+
 # --qualify: a verdict per counter, consistent with the exit status, the
-# JSON and the Markdown report.
+# JSON and the Markdown report.  It replaces an earlier report.
+echo "an earlier report" >"$tmp/report.md"
+chmod 600 "$tmp/report.md"
 run --qualify --report "$tmp/report.md" >"$tmp/q.txt" 2>"$tmp/err"
 q_rc=$?
 [ "$q_rc" -le 1 ] && grep -q '^qualified: ' "$tmp/q.txt" &&
@@ -119,6 +151,8 @@ n_counters=$(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))
 [ -s "$tmp/report.md" ] && grep -q '^## Verdicts' "$tmp/report.md" &&
 	[ "$(sed -n '/^## Verdicts/,/^## /p' "$tmp/report.md" | grep -c '^| [A-Za-z]')" -eq $((n_counters + 1)) ]
 ok $? "--report writes Markdown with a verdict row per counter ($n_counters)"
+[ "$(stat -c %a "$tmp/report.md")" = 600 ] && [ -z "$(find "$tmp" -maxdepth 1 -name '.report.md.*')" ]
+ok $? "it replaced the earlier report, whose mode it kept, leaving no temporary file"
 sed -n '1,/^## Per CPU/p' "$tmp/report.md" | sed 's/^/# /'
 run --report - >"$tmp/out" 2>"$tmp/err"
 head -1 "$tmp/out" | grep -q '^# Cycle counter qualification' && ! grep -q '^selected: ' "$tmp/out"
@@ -141,21 +175,45 @@ else
 	skip "cpufreq is writable here: --vary-frequency would change the frequency"
 fi
 
-# An inherited PR_TSC_SIGSEGV (x86): the probe reports rdtsc as trapping
-# instead of dying in its own clock reads.
-case $(${CC:-cc} -dumpmachine 2>/dev/null) in
-x86_64-*|i?86-*)
-	printf '#include <sys/prctl.h>\n#include <unistd.h>\nint main(int c, char **v) { (void)c; if (prctl(PR_SET_TSC, PR_TSC_SIGSEGV, 0, 0, 0)) return 99; execv(v[1], v + 1); return 98; }\n' >"$tmp/notsc.c"
-	printf 'int main(void) { unsigned a, d; __asm__ __volatile__("rdtsc" : "=a"(a), "=d"(d)); return 0; }\n' >"$tmp/rdtsc.c"
-	if ${CC:-cc} -o "$tmp/notsc" "$tmp/notsc.c" 2>/dev/null &&
-		${CC:-cc} -o "$tmp/rdtsc" "$tmp/rdtsc.c" 2>/dev/null &&
-		! "$tmp/notsc" "$tmp/rdtsc" 2>/dev/null; then
-		"$tmp/notsc" "$probe" --json >"$tmp/json" 2>"$tmp/err"
-		check "[c for c in j['counters'] if c['name']=='rdtsc'][0]['status']=='traps' and j['selected']=='clock_gettime'" \
-			"with PR_TSC_SIGSEGV inherited: rdtsc traps, clock_gettime selected"
-	else
-		skip "PR_SET_TSC does not stop rdtsc on this kernel or hypervisor"
-	fi ;;
-*) skip "PR_SET_TSC is x86 only" ;;
-esac
+# Output that cannot be written: exit 3 and one line on stderr naming it,
+# never a status that would pass for a verdict (1) or success (0).
+stdout_fails() { # stdout_fails STATUS DESCRIPTION
+	[ "$1" -eq 3 ] && [ "$(lines "$tmp/err")" -eq 1 ] &&
+		grep -q '^cycle-probe: writing standard output: ' "$tmp/err"
+	ok $? "$2: exit 3 ($1), $(cat "$tmp/err")"
+}
+if [ -w /dev/full ]; then
+	run --help >/dev/full 2>"$tmp/err"
+	stdout_fails $? "--help to a full disk"
+	run --version >/dev/full 2>"$tmp/err"
+	stdout_fails $? "--version to a full disk"
+	run >/dev/full 2>"$tmp/err"
+	stdout_fails $? "the table to a full disk"
+	run --json >/dev/full 2>"$tmp/err"
+	stdout_fails $? "--json to a full disk"
+else
+	for _ in 1 2 3 4; do skip "no /dev/full"; done
+fi
+run >&- 2>"$tmp/err"
+stdout_fails $? "standard output closed"
+
+# A report that passes the check before measuring but cannot be written at
+# the end (no file may grow: ulimit -f 0, SIGXFSZ ignored so that write()
+# fails with EFBIG): the earlier report stays whole, no temporary file is
+# left beside it.  Standard error goes through a pipe, which the limit
+# spares.
+mkdir "$tmp/keep"
+echo "an earlier report" >"$tmp/keep/r.md"
+cp "$tmp/keep/r.md" "$tmp/r.md.orig"
+(
+	trap '' XFSZ
+	ulimit -f 0 && run --report "$tmp/keep/r.md" 2>&1 >/dev/null
+	echo "rc=$?"
+) | cat >"$tmp/out"
+rc=$(sed -n 's/^rc=//p' "$tmp/out")
+grep -v '^rc=' "$tmp/out" >"$tmp/err"
+[ "$rc" = 3 ] && [ "$(lines "$tmp/err")" -eq 1 ] && grep -q 'keep/r\.md' "$tmp/err" &&
+	cmp -s "$tmp/keep/r.md" "$tmp/r.md.orig" && [ "$(ls -A "$tmp/keep")" = r.md ]
+ok $? "a report that cannot be written: exit 3 ($rc), the earlier one whole, no temporary file ($(ls -A "$tmp/keep" | tr '\n' ' '))"
+
 tap_status
