@@ -16,6 +16,10 @@
  * Exit status: 0 when the configured counter is usable on every probed CPU,
  * 1 when only a fallback is (or this build has no run-time engine), 2 on a
  * usage error, 3 when the output or the report could not be written.
+ *
+ * This file is main: the options, the order of the work, the table and the
+ * JSON.  It calls down only: into probe-qualify.c for --qualify, and into
+ * probe-lib.c for the measuring and everything cycle.h does not declare.
  */
 #define _GNU_SOURCE 1 /* sched_setaffinity, CPU_SET */
 
@@ -24,14 +28,11 @@
 #endif
 
 #include "cycle.h"
+#include "probe-lib.h" /* PACKAGE_VERSION, with or without the engine */
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-
-#ifndef PACKAGE_VERSION
-#define PACKAGE_VERSION "0.2.0"
-#endif
 
 /* 0, 1 and 2 say what the probe found (or that it was misused): a table
  * cut by a full disk must not pass for one of them. */
@@ -100,197 +101,27 @@ int main(int argc, char **argv)
 
 #else /* CYCLE_IMPL_ENGINE */
 
-#include "probe.h"
-#include "probe-verdict.h"
+#include "probe-qualify.h"
 
 #include <fcntl.h>
 #include <limits.h>
-#include <math.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-/* How long each counter is watched on each CPU.  The rate and the steps come
- * from one window, the cost of a read from a second, shorter one; together
- * about 26 ms, so two CPUs with two counters stay well under a second. */
-#define WINDOW_NS 20000000ull
-#define COST_WINDOW_NS 5000000ull
-#define WARMUP_NS 1000000ull
-#define BATCH 64         /* consecutive reads compared for steps */
-#define COST_BATCH 256   /* reads timed as one group */
-
-const char *arch_name(void)
-{
-#if defined(__aarch64__) && defined(__AARCH64EB__)
-	return "aarch64_be";
-#elif defined(__aarch64__)
-	return "aarch64";
-#elif defined(__arm__) && defined(__ARM_ARCH) && __ARM_ARCH >= 8
-	return "armv8";
-#elif defined(__arm__) && defined(__ARM_ARCH) && __ARM_ARCH == 7
-	return "armv7";
-#elif defined(__arm__) && defined(__ARM_ARCH) && __ARM_ARCH == 6
-	return "armv6";
-#elif defined(__arm__)
-	return "arm";
-#elif defined(__x86_64__) && defined(__ILP32__)
-	return "x32";
-#elif defined(__x86_64__)
-	return "x86_64";
-#elif defined(__i686__)
-	return "i686";
-#elif defined(__i386__)
-	return "i386";
-#elif defined(__riscv) && __riscv_xlen == 64
-	return "riscv64";
-#elif defined(__riscv)
-	return "riscv32";
-#elif defined(__powerpc64__) && defined(__LITTLE_ENDIAN__)
-	return "ppc64le";
-#elif defined(__powerpc64__)
-	return "ppc64";
-#elif defined(__powerpc__)
-	return "ppc";
-#elif defined(__s390x__)
-	return "s390x";
-#elif defined(__mips__) && defined(__mips64) && defined(__MIPSEL__)
-	return "mips64el";
-#elif defined(__mips__) && defined(__mips64)
-	return "mips64";
-#elif defined(__mips__)
-	return "mips";
-#elif defined(__loongarch64)
-	return "loongarch64";
-#else
-	return "unknown";
-#endif
-}
-
-#if NABSENT
-static const char *const absent_names[NABSENT] = {"PMCCNTR", "CNTVCT"};
-#else
-static const char *const absent_names[1] = {""};
-#endif
-
-const char *const status_names[] = {
-	"available", "frozen", "unavailable", "traps", "absent"
+struct options {
+	int json;
+	int explicit_cpus;
+	cpu_set_t cpus;
+	cpu_set_t outside;        /* online, outside the affinity mask */
+	int qualify;
+	const char *report_path;  /* --report FILE; NULL none */
+	FILE *report;             /* stdout for --report -, else NULL */
+	int report_in_place;      /* a device or a FIFO: no rename */
+	char report_file[PATH_MAX]; /* else what the report replaces */
+	int vary_frequency;
 };
-
-/* Row r of the report: absent counters first, then the engine's chain. */
-const char *row_name(int r)
-{
-	return r < NABSENT ? absent_names[r] : cycle_impl_name(r - NABSENT);
-}
-
-/* --- CPU lists: "0", "0-2", "1,3" ------------------------------------- */
-
-/* Parses a kernel-style CPU list into set; returns 1, 0 if malformed, or
- * -1 with *beyond set if it names a CPU too large for a cpu_set_t. */
-static int parse_cpu_list(const char *s, cpu_set_t *set, unsigned long *beyond)
-{
-	CPU_ZERO(set);
-	for (;;) {
-		char *end;
-		unsigned long lo, hi, c;
-
-		if (*s < '0' || *s > '9')
-			return 0;
-		errno = 0;
-		lo = strtoul(s, &end, 10);
-		hi = lo;
-		s = end;
-		if (*s == '-') {
-			s++;
-			if (*s < '0' || *s > '9')
-				return 0;
-			hi = strtoul(s, &end, 10);
-			s = end;
-		}
-		if (errno || hi < lo)
-			return 0;
-		/* Kept so that the caller names the first CPU missing. */
-		for (c = lo; c <= hi && c < CPU_SETSIZE; c++)
-			CPU_SET(c, set);
-		if (hi >= CPU_SETSIZE) {
-			*beyond = lo >= CPU_SETSIZE ? lo : CPU_SETSIZE;
-			return -1;
-		}
-		if (*s == '\0' || *s == '\n')
-			return 1;
-		if (*s++ != ',')
-			return 0;
-	}
-}
-
-/* Writes set as a compact list ("0-3,6") into buf; "..." ends a list too long. */
-void format_cpu_list(const cpu_set_t *set, char *buf, size_t size)
-{
-	unsigned long n = 0;
-	int c = 0;
-
-	buf[0] = '\0';
-	while (c < CPU_SETSIZE) {
-		int start;
-
-		if (!CPU_ISSET(c, set)) {
-			c++;
-			continue;
-		}
-		start = c;
-		while (c + 1 < CPU_SETSIZE && CPU_ISSET(c + 1, set))
-			c++;
-		qv_append_cpus(buf, size, &n, start, c);
-		c++;
-	}
-}
-
-/* The same in words: "CPU 1", "CPUs 0,2-3". */
-void cpu_words(const cpu_set_t *set, char *buf, size_t size)
-{
-	char list[200]; /* leaves room for the words around it */
-
-	format_cpu_list(set, list, sizeof(list));
-	snprintf(buf, size, "CPU%s %s", CPU_COUNT(set) > 1 ? "s" : "", list);
-}
-
-/* The online CPUs: sysfs knows about hotplug; the affinity mask is the
- * fallback where /sys is not mounted. */
-static void online_cpus(cpu_set_t *set)
-{
-	FILE *f = fopen("/sys/devices/system/cpu/online", "r");
-	char line[4096];
-	unsigned long beyond;
-	int ok = 0;
-
-	if (f) {
-		ok = fgets(line, sizeof(line), f) &&
-		     parse_cpu_list(line, set, &beyond) == 1;
-		fclose(f);
-	}
-	if (!ok && sched_getaffinity(0, sizeof(*set), set) != 0) {
-		CPU_ZERO(set);
-		CPU_SET(0, set);
-	}
-}
-
-/* The online CPUs this process was started on (taskset, a cpuset): the
- * probe never widens its own affinity beyond them. */
-static void allowed_cpus(const cpu_set_t *online, cpu_set_t *set)
-{
-	if (sched_getaffinity(0, sizeof(*set), set) != 0)
-		*set = *online;
-	CPU_AND(set, set, online);
-}
-
-static int cpu_exists(int cpu)
-{
-	char path[64];
-
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d", cpu);
-	return access(path, F_OK) == 0;
-}
 
 /* --- Command line ------------------------------------------------------ */
 
@@ -562,7 +393,8 @@ static int close_file(FILE *f, int sync)
  * earlier one (see open_report), so that a full disk, a file size limit
  * or an I/O error leaves that one whole, never cut.  Returns 0, or
  * EXIT_OUTPUT with one line on stderr. */
-static int write_report(const struct options *o, const struct report *rep)
+static int write_report(const struct options *o,
+			const struct qualification *q)
 {
 	char tmp[PATH_MAX + 16];
 	FILE *f = NULL;
@@ -570,7 +402,7 @@ static int write_report(const struct options *o, const struct report *rep)
 
 	if (o->report == stdout) {
 		/* Checked with the rest of standard output. */
-		qualify_write_report(stdout, rep);
+		qualify_write_report(stdout, q);
 		return 0;
 	}
 	if (o->report_in_place)
@@ -579,7 +411,7 @@ static int write_report(const struct options *o, const struct report *rep)
 		 !(f = fdopen(fd, "w")))
 		close(fd);
 	if (f) {
-		qualify_write_report(f, rep);
+		qualify_write_report(f, q);
 		err = close_file(f, fd >= 0);
 		if (!err && fd >= 0 && rename(tmp, o->report_file) != 0)
 			err = errno;
@@ -595,217 +427,7 @@ static int write_report(const struct options *o, const struct report *rep)
 	return EXIT_OUTPUT;
 }
 
-/* --- Measuring one counter on the current CPU ------------------------- */
-
-/* cycle.h's clock: on x86 the system call, which works where an inherited
- * PR_TSC_SIGSEGV makes the vDSO's clock_gettime fault. */
-uint64_t clock_ns(void)
-{
-	return cycle_impl_clock();
-}
-
-/* Inline where it can be, so that the cost measured is the counter's and
- * not a function call's. */
-static inline uint64_t read_counter(int i)
-{
-#if defined(CYCLE_IMPL_PERF_INDEX)
-	if (i == CYCLE_IMPL_PERF_INDEX)
-		return cycle_impl_read(i);
-#endif
-	if (i < CYCLE_IMPL_NHW)
-		return cycle_impl_hw_read(i);
-	return clock_ns();
-}
-
-/* The difference of two readings; ARMv7's PMCCNTR is 32 bits wide. */
-static inline int64_t step_of(int i, uint64_t a, uint64_t b)
-{
-	(void)i; /* CYCLE_IMPL_NARROW() ignores it on most ports */
-	if (CYCLE_IMPL_NARROW(i))
-		return (int32_t)(uint32_t)(b - a);
-	return (int64_t)(b - a);
-}
-
-/* The same for the other files, by row (a row never absent). */
-uint64_t probe_read_row(int row)
-{
-	return read_counter(row - NABSENT);
-}
-
-int64_t probe_step(int row, uint64_t a, uint64_t b)
-{
-	return step_of(row - NABSENT, a, b);
-}
-
-int probe_row_is_narrow(int row)
-{
-	(void)row;
-	return row >= NABSENT && CYCLE_IMPL_NARROW(row - NABSENT);
-}
-
-void guard_begin(struct guard *gd)
-{
-	gd->had_handler = cycle_impl_state.installed != NULL;
-	cycle_impl_install();
-	cycle_impl_self.probing = 1;
-	gd->traps = cycle_impl_self.probe_traps;
-}
-
-/* Returns 1 if some read trapped since guard_begin(). */
-int guard_end(const struct guard *gd)
-{
-	int trapped = cycle_impl_self.probe_traps != gd->traps;
-
-	cycle_impl_self.probing = 0;
-	if (!gd->had_handler)
-		cycle_impl_remove();
-	return trapped;
-}
-
-/* Rate, smallest step and backward steps, over WINDOW_NS of batches of
- * back-to-back reads. */
-static void measure_steps(int i, struct result *r, uint64_t window_ns)
-{
-	uint64_t buf[BATCH], c0, c1, v0, v1, now;
-	int64_t d;
-	int k;
-
-	r->min_step = 0;
-	r->backwards = 0;
-	/* The clock read on both sides of the counter, so that the cost of
-	 * a read does not bias the rate (it would by ~1e-5 under qemu). */
-	c0 = clock_ns();
-	v0 = read_counter(i);
-	c0 = (c0 + clock_ns()) / 2;
-	do {
-		for (k = 0; k < BATCH; k++)
-			buf[k] = read_counter(i);
-		for (k = 1; k < BATCH; k++) {
-			int64_t step = step_of(i, buf[k - 1], buf[k]);
-
-			if (step < 0)
-				r->backwards++;
-			else if (step > 0 && (r->min_step == 0 ||
-					      (uint64_t)step < r->min_step))
-				r->min_step = (uint64_t)step;
-		}
-		now = clock_ns();
-	} while (now - c0 < window_ns);
-	c1 = clock_ns();
-	v1 = read_counter(i);
-	c1 = (c1 + clock_ns()) / 2;
-	d = step_of(i, v0, v1);
-	r->hz = (double)d * 1e9 / (double)(c1 - c0);
-}
-
-/* The cost of one read: the fastest of many timed groups, so that an
- * interrupt or a migration inside one group does not count. */
-static double measure_cost(int i)
-{
-	uint64_t start = clock_ns(), sink = 0, t0, t1;
-	double best = -1.0;
-	int k;
-
-	do {
-		t0 = clock_ns();
-		for (k = 0; k < COST_BATCH; k += 4) {
-			sink ^= read_counter(i);
-			sink ^= read_counter(i);
-			sink ^= read_counter(i);
-			sink ^= read_counter(i);
-		}
-		t1 = clock_ns();
-		if (best < 0 || (double)(t1 - t0) < best)
-			best = (double)(t1 - t0);
-	} while (t1 - start < COST_WINDOW_NS);
-	/* Keep the reads of clock_gettime from being optimised away. */
-	__asm__ __volatile__("" : : "r"(sink));
-	return best / COST_BATCH;
-}
-
-static double nominal_hz(int i)
-{
-	if (i == CYCLE_IMPL_CLOCK_INDEX)
-		return 1e9;
-	return cycle_impl_hw_nominal_hz(i);
-}
-
-/* Probes counter i (engine index) on the CPU the probe runs on now. */
-static void probe_counter(int i, struct result *r)
-{
-	struct guard gd;
-	uint64_t v;
-	int trapped;
-	int perf = 0; /* the perf tier: "unavailable" rather than "traps" */
-
-	r->hz = -1.0;
-	r->nominal_hz = 0.0;
-	r->min_step = 0;
-	r->ns_per_read = -1.0;
-	r->backwards = -1;
-#if defined(CYCLE_IMPL_PERF_INDEX)
-	/* A perf cycles event would take PMCCNTR_EL0 from the direct reads
-	 * (the module's) measured just before on this CPU, in the row before
-	 * (r[-1], PMCCNTR_EL0): leave the tier untried. */
-	if (i == CYCLE_IMPL_PERF_INDEX && r[-1].status == ST_AVAILABLE) {
-		int untried = CYCLE_IMPL_PERF_UNTRIED;
-
-		CYCLE_IMPL_CAS(&cycle_impl_state.perf_state, &untried,
-			       CYCLE_IMPL_PERF_DIRECT);
-	}
-	perf = i == CYCLE_IMPL_PERF_INDEX;
-#endif
-	if (!cycle_impl_probe(i, &v)) {
-		r->status = perf ? ST_UNAVAILABLE : ST_TRAPS;
-		return;
-	}
-	guard_begin(&gd);
-	/* CNTFRQ_EL0 is readable exactly when CNTVCT_EL0 is: ask only now. */
-	r->nominal_hz = nominal_hz(i);
-	/* A short first pass pays for cold caches and, under qemu, for
-	 * translating the loop, which would otherwise skew the rate. */
-	measure_steps(i, r, WARMUP_NS);
-	measure_steps(i, r, WINDOW_NS);
-	r->ns_per_read = measure_cost(i);
-	trapped = guard_end(&gd);
-	if (trapped) {
-		/* Access went away while we watched: the numbers are junk. */
-		r->status = ST_TRAPS;
-		r->hz = -1.0;
-		r->min_step = 0;
-		r->ns_per_read = -1.0;
-		r->backwards = -1;
-	} else if (r->hz <= 0.0) {
-		r->status = ST_FROZEN;
-		r->hz = 0.0;
-	} else {
-		r->status = ST_AVAILABLE;
-	}
-}
-
-void probe_row(int row, struct result *r)
-{
-	if (row < NABSENT) {
-		memset(r, 0, sizeof(*r));
-		r->status = ST_ABSENT;
-		r->hz = -1.0;
-		r->ns_per_read = -1.0;
-		r->backwards = -1;
-		return;
-	}
-	probe_counter(row - NABSENT, r);
-}
-
 /* --- Probing every CPU --------------------------------------------------- */
-
-int pin_to(int cpu)
-{
-	cpu_set_t one;
-
-	CPU_ZERO(&one);
-	CPU_SET(cpu, &one);
-	return sched_setaffinity(0, sizeof(one), &one);
-}
 
 static void skip_cpu(struct report *rep, int cpu, int err)
 {
@@ -813,60 +435,15 @@ static void skip_cpu(struct report *rep, int cpu, int err)
 	rep->skipped[rep->nskipped++].err = err;
 }
 
-void probed_cpus(const struct report *rep, cpu_set_t *set)
-{
-	int k;
-
-	CPU_ZERO(set);
-	for (k = 0; k < rep->ncpus; k++)
-		CPU_SET(rep->cpu[k], set);
-}
-
-void skipped_cpus(const struct report *rep, cpu_set_t *set)
-{
-	int i;
-
-	CPU_ZERO(set);
-	for (i = 0; i < rep->nskipped; i++)
-		CPU_SET(rep->skipped[i].cpu, set);
-}
-
-static void skipped_why(int err, char *buf, size_t size)
-{
-	if (err)
-		snprintf(buf, size, "cannot run on it: %s", strerror(err));
-	else
-		snprintf(buf, size, "not in this process's affinity mask");
-}
-
-/* The CPUs not probed for the reason of rep->skipped[i], as a list, and
- * that reason: their number, or 0 when an earlier entry had the reason and
- * named them. */
-int skipped_group(const struct report *rep, int i, char *list, size_t lsize,
-		  char *why, size_t wsize)
-{
-	int err = rep->skipped[i].err, j;
-	cpu_set_t set;
-
-	for (j = 0; j < i; j++)
-		if (rep->skipped[j].err == err)
-			return 0;
-	CPU_ZERO(&set);
-	for (j = i; j < rep->nskipped; j++)
-		if (rep->skipped[j].err == err)
-			CPU_SET(rep->skipped[j].cpu, &set);
-	format_cpu_list(&set, list, lsize);
-	skipped_why(err, why, wsize);
-	return CPU_COUNT(&set);
-}
-
-/* Returns 0, or the exit status if a requested CPU cannot be used. */
-static int probe_cpus(const struct options *o, struct report *rep)
+/* Returns 0, or the exit status if a requested CPU cannot be used; *q
+ * gets --qualify's findings. */
+static int probe_cpus(const struct options *o, struct report *rep,
+		      struct qualification **q)
 {
 	cpu_set_t saved;
 	int have_saved = sched_getaffinity(0, sizeof(saved), &saved) == 0;
 	int c, row;
-#if defined(CYCLE_IMPL_PERF_INDEX)
+#if defined(PROBE_PERF_TIER)
 	int k;
 #endif
 
@@ -898,17 +475,17 @@ static int probe_cpus(const struct options *o, struct report *rep)
 				probe_row(row, &rep->res[rep->ncpus][row]);
 		rep->cpu[rep->ncpus++] = c;
 	}
-	if (o->qualify && rep->ncpus && qualify_direct_rows(o, rep) != 0)
+	if (o->qualify && rep->ncpus &&
+	    !(*q = qualify_direct_rows(rep, o->vary_frequency)))
 		return 1;
-#if defined(CYCLE_IMPL_PERF_INDEX)
+#if defined(PROBE_PERF_TIER)
 	/* The perf tier last, on every CPU: once this process holds its
 	 * event, the kernel lets it read PMCCNTR_EL0 directly too, and the
 	 * rows above would measure that grant instead of the machine's. */
 	for (k = 0; k < rep->ncpus; k++)
 		if (pin_to(rep->cpu[k]) == 0)
 			probe_row(PERF_ROW, &rep->res[k][PERF_ROW]);
-	if (o->qualify && rep->ncpus)
-		qualify_perf_row(rep);
+	qualify_perf_row(*q);
 #endif
 	if (have_saved)
 		sched_setaffinity(0, sizeof(saved), &saved);
@@ -917,50 +494,6 @@ static int probe_cpus(const struct options *o, struct report *rep)
 		return 1;
 	}
 	return 0;
-}
-
-/* Over the CPUs: the worst status; rate and cost averaged over the CPUs
- * where the counter works, smallest step the smallest, backwards summed. */
-static void aggregate(struct report *rep)
-{
-	int row, k;
-
-	for (row = 0; row < NROWS; row++) {
-		struct result *a = &rep->agg[row];
-		double hz = 0.0, cost = 0.0;
-		int n = 0;
-
-		memset(a, 0, sizeof(*a));
-		a->status = ST_AVAILABLE;
-		a->hz = -1.0;
-		a->ns_per_read = -1.0;
-		a->backwards = -1;
-		for (k = 0; k < rep->ncpus; k++) {
-			const struct result *r = &rep->res[k][row];
-
-			if (r->status > a->status)
-				a->status = r->status;
-			if (a->nominal_hz <= 0.0)
-				a->nominal_hz = r->nominal_hz;
-			if (r->min_step &&
-			    (!a->min_step || r->min_step < a->min_step))
-				a->min_step = r->min_step;
-			if (r->backwards >= 0)
-				a->backwards = (a->backwards < 0 ? 0 :
-						a->backwards) + r->backwards;
-			if (r->status != ST_AVAILABLE)
-				continue;
-			hz += r->hz;
-			cost += r->ns_per_read;
-			n++;
-		}
-		if (n) {
-			a->hz = hz / n;
-			a->ns_per_read = cost / n;
-		} else if (a->status == ST_FROZEN) {
-			a->hz = 0.0;
-		}
-	}
 }
 
 /* --- Advice ------------------------------------------------------------ */
@@ -986,23 +519,6 @@ static void cpus_with(const struct report *rep, int row, enum status st,
 	cpu_words(&set, words, sizeof(words));
 	snprintf(buf, size, "on %s", words);
 }
-
-/* The first number in a /proc file, or -1 when it is missing. */
-long proc_number(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	long v = -1;
-
-	if (f) {
-		if (fscanf(f, "%ld", &v) != 1)
-			v = -1;
-		fclose(f);
-	}
-	return v;
-}
-
-#define PERF_USER_ACCESS "/proc/sys/kernel/perf_user_access"
-#define PERF_PARANOID "/proc/sys/kernel/perf_event_paranoid"
 
 /* arm64 Linux 5.17+ can hand out PMU access through perf instead. */
 static const char *perf_user_access_hint(void)
@@ -1044,47 +560,9 @@ static const char *armv7_write_hint(void)
 #endif
 }
 
-#if defined(CYCLE_IMPL_PERF_INDEX)
-/* Why the perf tier is (not) available, in words, into buf. */
-static void perf_tier_why(char *buf, size_t size)
-{
-	const struct cycle_impl_v3_state *g = &cycle_impl_state;
-	int state = CYCLE_IMPL_LOAD(&g->perf_state, __ATOMIC_ACQUIRE);
-	long paranoid = proc_number(PERF_PARANOID);
-
-	if (state == CYCLE_IMPL_PERF_OPEN) {
-		snprintf(buf, size, "kernel.perf_user_access=1; the event "
-			 "reads PMCCNTR_EL0 (index 32)");
-	} else if (state == CYCLE_IMPL_PERF_OPEN_FAILED ||
-		   state == CYCLE_IMPL_PERF_MMAP_FAILED) {
-		int n = snprintf(buf, size, "%s: %s (errno %d)",
-				 cycle_impl_perf_reason(state),
-				 strerror(g->perf_errno), g->perf_errno);
-
-		/* EACCES: perf_event_paranoid refuses this user. */
-		if (g->perf_errno == EACCES && paranoid >= 0 && n > 0 &&
-		    (size_t)n < size)
-			snprintf(buf + n, size - (size_t)n,
-				 "; kernel.perf_event_paranoid is %ld", paranoid);
-	} else {
-		snprintf(buf, size, "%s", cycle_impl_perf_reason(state));
-	}
-}
-#endif
-
-int module_loaded(void)
-{
-	return access("/sys/module/cycle_enable", F_OK) == 0;
-}
-
-int is_pmu(const char *name)
-{
-	return strncmp(name, "PMCCNTR", 7) == 0;
-}
-
 /* What to do about the configured counter; fills buf, returns 1 when the
  * configured counter is usable everywhere. */
-int advise(const struct report *rep, char *buf, size_t size)
+static int advise(const struct report *rep, char *buf, size_t size)
 {
 	int row = CONFIGURED_ROW;
 	const char *name = row_name(row);
@@ -1096,14 +574,14 @@ int advise(const struct report *rep, char *buf, size_t size)
 			 " CPU", name);
 		return 1;
 	}
-#if defined(CYCLE_IMPL_PERF_INDEX)
+#if defined(PROBE_PERF_TIER)
 	/* The same counter, granted by the kernel through perf. */
 	if (row == NABSENT + 0 &&
-	    rep->agg[NABSENT + CYCLE_IMPL_PERF_INDEX].status == ST_AVAILABLE) {
+	    rep->agg[PERF_ROW].status == ST_AVAILABLE) {
 		snprintf(buf, size, "none needed: %s traps but is read through"
 			 " perf (kernel.perf_user_access=1) on every probed "
 			 "CPU as %s", name,
-			 row_name(NABSENT + CYCLE_IMPL_PERF_INDEX));
+			 row_name(PERF_ROW));
 		return 1;
 	}
 #endif
@@ -1170,7 +648,7 @@ static void print_table_row(int cpu, int row, const struct result *r)
 	       step, cost, back);
 }
 
-static void print_table(const struct report *rep, const char *advice)
+static void print_table(const struct report *rep)
 {
 	char list[512], why[128];
 	int k, row;
@@ -1185,47 +663,18 @@ static void print_table(const struct report *rep, const char *advice)
 		if (skipped_group(rep, k, list, sizeof(list), why, sizeof(why)))
 			printf("cpu %s: not probed: %s\n", list, why);
 	printf("configured: %s\n", row_name(CONFIGURED_ROW));
-#if defined(CYCLE_IMPL_PERF_INDEX)
+#if defined(PROBE_PERF_TIER)
 	{
 		char why[512];
 
 		perf_tier_why(why, sizeof(why));
-		printf("perf tier: %s %s (%s)\n",
-		       row_name(NABSENT + CYCLE_IMPL_PERF_INDEX),
-		       status_names[rep->agg[NABSENT +
-					     CYCLE_IMPL_PERF_INDEX].status],
-		       why);
+		printf("perf tier: %s %s (%s)\n", row_name(PERF_ROW),
+		       status_names[rep->agg[PERF_ROW].status], why);
 	}
 #endif
 	printf("selected: %s (%.3f MHz)\n", rep->selected,
 	       rep->selected_hz / 1e6);
-	printf("advice: %s\n", advice);
-}
-
-/* JSON strings: our names are plain ASCII, but escape anyway. */
-void json_string(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		if (ch == '"' || ch == '\\')
-			printf("\\%c", ch);
-		else if (ch < 0x20 || ch == 0x7f)
-			printf("\\u%04x", ch);
-		else
-			putchar(ch);
-	}
-	putchar('"');
-}
-
-/* A number, or null when unknown (or not finite, which JSON cannot say). */
-void json_number(double x, int known)
-{
-	if (known && isfinite(x))
-		printf("%.10g", x);
-	else
-		fputs("null", stdout);
+	printf("advice: %s\n", rep->advice);
 }
 
 static void json_result_fields(const struct result *r)
@@ -1314,29 +763,26 @@ static void json_not_probed(const struct report *rep)
 /* "perf_tier": the arm64 perf tier and the kernel settings behind it. */
 static void json_perf_tier(const struct report *rep)
 {
-#if defined(CYCLE_IMPL_PERF_INDEX)
-	const struct cycle_impl_v3_state *g = &cycle_impl_state;
-	int state = CYCLE_IMPL_LOAD(&g->perf_state, __ATOMIC_ACQUIRE);
+#if defined(PROBE_PERF_TIER)
+	int err;
+	const char *state = perf_tier_state(&err);
 	long access_value = proc_number(PERF_USER_ACCESS);
 	long paranoid = proc_number(PERF_PARANOID);
 	char why[512];
 
 	perf_tier_why(why, sizeof(why));
 	fputs("  \"perf_tier\": {\"counter\": ", stdout);
-	json_string(row_name(NABSENT + CYCLE_IMPL_PERF_INDEX));
+	json_string(row_name(PERF_ROW));
 	fputs(", \"status\": ", stdout);
-	json_string(status_names[rep->agg[NABSENT +
-					  CYCLE_IMPL_PERF_INDEX].status]);
+	json_string(status_names[rep->agg[PERF_ROW].status]);
 	fputs(", \"perf_user_access\": ", stdout);
 	json_number((double)access_value, access_value >= 0);
 	fputs(", \"perf_event_paranoid\": ", stdout);
 	json_number((double)paranoid, access(PERF_PARANOID, F_OK) == 0);
 	fputs(", \"state\": ", stdout);
-	json_string(cycle_impl_perf_reason(state));
+	json_string(state);
 	fputs(", \"errno\": ", stdout);
-	json_number((double)g->perf_errno,
-		    state == CYCLE_IMPL_PERF_OPEN_FAILED ||
-		    state == CYCLE_IMPL_PERF_MMAP_FAILED);
+	json_number((double)err, err >= 0);
 	fputs(", \"reason\": ", stdout);
 	json_string(why);
 	fputs("},\n", stdout);
@@ -1345,8 +791,8 @@ static void json_perf_tier(const struct report *rep)
 #endif
 }
 
-static void print_json(const struct report *rep, const char *advice,
-		       int usable)
+static void print_json(const struct report *rep,
+		       const struct qualification *q)
 {
 	fputs("{\n  \"tool\": \"cycle-probe\",\n  \"version\": ", stdout);
 	json_string(PACKAGE_VERSION);
@@ -1358,63 +804,22 @@ static void print_json(const struct report *rep, const char *advice,
 	json_string(rep->selected);
 	fputs(",\n  \"selected_hz\": ", stdout);
 	json_number(rep->selected_hz, rep->selected_hz > 0.0);
-	printf(",\n  \"configured_usable\": %s", usable ? "true" : "false");
+	printf(",\n  \"configured_usable\": %s",
+	       rep->configured_usable ? "true" : "false");
 	fputs(",\n  \"advice\": ", stdout);
-	if (usable)
+	if (rep->configured_usable)
 		fputs("null", stdout);
 	else
-		json_string(advice);
+		json_string(rep->advice);
 	fputs(",\n", stdout);
 	json_perf_tier(rep);
 	json_counters(rep);
 	json_cpus(rep);
 	json_not_probed(rep);
-	if (rep->q)
-		qualify_json(rep);
+	if (q)
+		qualify_json(q);
 	fputs("\n}\n", stdout);
 }
-
-#if defined(CYCLE_IMPL_PERF_INDEX)
-/* The choice is made in a child: choosing may open the perf tier's event,
- * and a process holding it may read PMCCNTR_EL0 directly, which would hide
- * from the probe whether the machine lets it.  The names are cycle.h's own
- * strings, found again by name; in-process when fork fails. */
-static void selected_counter(struct report *rep)
-{
-	struct { int index; double hz; } answer = {-1, 0.0};
-	int fds[2], status;
-	pid_t child;
-
-	if (pipe(fds) == 0 && (child = fork()) >= 0) {
-		if (child == 0) {
-			close(fds[0]);
-			answer.index = cycle_impl_lookup(cycle_counter_name());
-			answer.hz = cycle_ticks_per_second();
-			_exit(write(fds[1], &answer, sizeof(answer)) !=
-			      (ssize_t)sizeof(answer));
-		}
-		close(fds[1]);
-		if (read(fds[0], &answer, sizeof(answer)) !=
-		    (ssize_t)sizeof(answer))
-			answer.index = -1;
-		close(fds[0]);
-		waitpid(child, &status, 0);
-		if (answer.index >= 0) {
-			rep->selected = cycle_impl_name(answer.index);
-			rep->selected_hz = answer.hz;
-			return;
-		}
-	}
-	rep->selected = cycle_counter_name();
-	rep->selected_hz = cycle_ticks_per_second();
-}
-#else
-static void selected_counter(struct report *rep)
-{
-	rep->selected = cycle_counter_name();
-	rep->selected_hz = cycle_ticks_per_second();
-}
-#endif
 
 /* A standard descriptor closed by the caller would be the next open()'s
  * (the report's temporary file would become standard output): hold each
@@ -1432,45 +837,47 @@ static void hold_std_fds(void)
 
 /* Probes, prints and writes the report: the exit status but for standard
  * output's own failure. */
-static int probe(int argc, char **argv, struct report *rep)
+static int probe(int argc, char **argv, struct report *rep,
+		 struct qualification **q)
 {
 	struct options o;
-	char advice[1024];
-	int rc, usable, table;
+	int rc, table;
 
 	rc = parse_options(argc, argv, &o);
 	if (rc >= 0)
 		return rc;
 	/* What an ordinary process gets: chosen before we pin ourselves. */
-	selected_counter(rep);
-	rc = probe_cpus(&o, rep);
+	selected_counter(&rep->selected, &rep->selected_hz);
+	rc = probe_cpus(&o, rep, q);
 	if (rc)
 		return rc;
 	aggregate(rep);
-	usable = advise(rep, advice, sizeof(advice));
+	/* Before any output: --qualify's advice repeats it. */
+	rep->configured_usable = advise(rep, rep->advice, sizeof(rep->advice));
 	table = o.report != stdout; /* --report - prints the report instead */
 	if (o.json)
-		print_json(rep, advice, usable);
+		print_json(rep, *q);
 	else if (table)
-		print_table(rep, advice);
+		print_table(rep);
 	if (o.qualify && !o.json && table)
-		qualify_print(rep);
-	if (o.report_path && (rc = write_report(&o, rep)) != 0)
+		qualify_print(*q);
+	if (o.report_path && (rc = write_report(&o, *q)) != 0)
 		return rc;
 	if (o.qualify)
-		return qualify_configured_fit(rep) ? 0 : 1;
-	return usable ? 0 : 1;
+		return qualify_configured_fit(*q) ? 0 : 1;
+	return rep->configured_usable ? 0 : 1;
 }
 
 int main(int argc, char **argv)
 {
 	struct report rep;
+	struct qualification *q = NULL;
 	int rc;
 
 	hold_std_fds();
 	memset(&rep, 0, sizeof(rep));
-	rc = probe(argc, argv, &rep);
-	qualify_free(&rep);
+	rc = probe(argc, argv, &rep, &q);
+	qualify_free(q);
 	free(rep.res);
 	return finish_stdout(rc);
 }

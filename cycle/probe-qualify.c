@@ -8,7 +8,8 @@
  * getticks() compares two CPUs' counters; a plan that waits may put its CPU
  * to sleep; a profiler may take the PMU away; the frequency may change.
  * This file measures those, on every CPU the probe runs on, and hands the
- * readings to probe-verdict.c, which judges them:
+ * readings to probe-verdict.c, which judges them (it measures with
+ * probe-lib.c; cycle-probe.c calls it, never the other way round):
  *
  *   offsets  Against a shared clock (CLOCK_MONOTONIC_RAW, the kernel's,
  *            consistent across CPUs).  For each CPU, the reference CPU
@@ -48,7 +49,8 @@
 
 #ifdef CYCLE_IMPL_ENGINE
 
-#include "probe.h"
+#include "probe-lib.h"
+#include "probe-qualify.h"
 #include "probe-verdict.h"
 
 #include <errno.h>
@@ -76,7 +78,7 @@
 #define SYSFS_CPU "/sys/devices/system/cpu"
 #define REARM "/sys/kernel/cycle_enable/rearm"
 
-/* cycle-probe.c's statuses are handed to the verdict as they are. */
+/* probe-lib.h's statuses are handed to the verdict as they are. */
 typedef char status_order_matches[(ST_AVAILABLE == (int)QV_AVAILABLE &&
 				   ST_FROZEN == (int)QV_FROZEN &&
 				   ST_UNAVAILABLE == (int)QV_UNAVAILABLE &&
@@ -108,6 +110,8 @@ struct cpufreq {
 };
 
 struct qualification {
+	const struct report *rep;     /* what the direct probe found */
+	int vary_frequency;
 	struct qcell (*cell)[NROWS];  /* [cpu index][row] */
 	struct cpufreq *freq;         /* [cpu index] */
 	struct qv_verdict verdict[NROWS];
@@ -169,18 +173,18 @@ static int qualified(const struct qualification *q, int k, int row)
 }
 
 /* Samples every wanted row on CPU k into s[]. */
-static void sample_rows(const struct report *rep, int k, const int *want,
+static void sample_rows(const struct qualification *q, int k, const int *want,
 			struct sample *s)
 {
 	int row;
 
-	if (pin_to(rep->cpu[k]) != 0) {
+	if (pin_to(q->rep->cpu[k]) != 0) {
 		for (row = 0; row < NROWS; row++)
 			s[row].ok = 0;
 		return;
 	}
 	for (row = 0; row < NROWS; row++)
-		if (want[row] && qualified(rep->q, k, row))
+		if (want[row] && qualified(q, k, row))
 			s[row] = take_sample(row);
 		else
 			s[row].ok = 0;
@@ -207,13 +211,13 @@ static double offset_ticks(int row, struct sample a0, struct sample b,
 
 /* One round of offsets of the wanted rows, every CPU against the
  * reference CPU, into round r of the cells. */
-static void offsets_round(struct report *rep, const int *want, int r)
+static void offsets_round(struct qualification *q, const int *want, int r)
 {
-	struct qualification *q = rep->q;
+	const struct report *rep = q->rep;
 	struct sample a0[NROWS], a1[NROWS], b[NROWS];
 	int k, row;
 
-	sample_rows(rep, q->ref, want, a0);
+	sample_rows(q, q->ref, want, a0);
 	for (row = 0; row < NROWS; row++)
 		if (want[row] && a0[row].ok) {
 			struct qcell *c = &q->cell[q->ref][row];
@@ -226,8 +230,8 @@ static void offsets_round(struct report *rep, const int *want, int r)
 	for (k = 0; k < rep->ncpus; k++) {
 		if (k == q->ref)
 			continue;
-		sample_rows(rep, k, want, b);
-		sample_rows(rep, q->ref, want, a1);
+		sample_rows(q, k, want, b);
+		sample_rows(q, q->ref, want, a1);
 		for (row = 0; row < NROWS; row++) {
 			struct qcell *c = &q->cell[k][row];
 			double hz = rep->res[q->ref][row].hz;
@@ -252,9 +256,9 @@ static void offsets_round(struct report *rep, const int *want, int r)
 
 /* On CPU k: the share of a sleep each wanted row counts, the median of
  * SLEEPS, and whether a read after the sleep trapped. */
-static void sleep_test(struct report *rep, int k, const int *want)
+static void sleep_test(struct qualification *q, int k, const int *want)
 {
-	struct qualification *q = rep->q;
+	const struct report *rep = q->rep;
 	double ratio[NROWS][SLEEPS] = {{0}};
 	int trapped[NROWS] = {0};
 	int n, row;
@@ -322,7 +326,9 @@ static int reads_and_counts(int row)
 #if defined(HAVE_PERF_TEST)
 /* The head of the kernel's struct perf_event_attr (PERF_ATTR_SIZE_VER0),
  * spelled here because not every libc's headers carry linux/perf_event.h
- * (musl-gcc has none). */
+ * (musl-gcc has none).  cycle.h's struct cycle_impl_perf_attr is the same
+ * layout, but it exists only where cycle.h has the perf tier (arm64), and
+ * its bit macro knows only arm64's byte order: this test runs everywhere. */
 struct cycles_attr {
 	uint32_t type, size;
 	uint64_t config, sample_period, sample_type, read_format, flags;
@@ -368,9 +374,8 @@ static int write_rearm(void)
 /* On CPU k, for each wanted PMU row that reads there: does a perf cycles
  * session of this process take it away, and does it come back.  The perf
  * tier's own event then shares the PMU with the session's. */
-static void perf_test(struct report *rep, int k, const int *want)
+static void perf_test(struct qualification *q, int k, const int *want)
 {
-	struct qualification *q = rep->q;
 	int row;
 
 	for (row = 0; row < NROWS; row++) {
@@ -383,7 +388,7 @@ static void perf_test(struct report *rep, int k, const int *want)
 		if (row < NABSENT || !is_pmu(row_name(row)) ||
 		    !qualified(q, k, row) || q->perf_note[0])
 			continue;
-		if (pin_to(rep->cpu[k]) != 0)
+		if (pin_to(q->rep->cpu[k]) != 0)
 			continue;
 #if defined(HAVE_PERF_TEST)
 		fd = open_cycles_event();
@@ -392,8 +397,7 @@ static void perf_test(struct report *rep, int k, const int *want)
 #endif
 		if (fd < 0) {
 			int e = errno;
-			long paranoid = proc_number(
-				"/proc/sys/kernel/perf_event_paranoid");
+			long paranoid = proc_number(PERF_PARANOID);
 
 			if (paranoid >= 0)
 				snprintf(q->perf_note, sizeof(q->perf_note),
@@ -424,18 +428,6 @@ static void perf_test(struct report *rep, int k, const int *want)
 
 /* --- Frequency -------------------------------------------------------- */
 
-static void read_string(const char *path, char *buf, size_t size)
-{
-	FILE *f = fopen(path, "r");
-
-	buf[0] = '\0';
-	if (f) {
-		if (fgets(buf, (int)size, f))
-			buf[strcspn(buf, "\n")] = '\0';
-		fclose(f);
-	}
-}
-
 static int write_long(const char *path, long value)
 {
 	FILE *f = fopen(path, "w");
@@ -457,7 +449,7 @@ static void read_cpufreq(int cpu, struct cpufreq *f)
 	char path[128];
 
 	cpufreq_path(cpu, "scaling_governor", path, sizeof(path));
-	read_string(path, f->governor, sizeof(f->governor));
+	read_line(path, f->governor, sizeof(f->governor));
 	cpufreq_path(cpu, "scaling_cur_freq", path, sizeof(path));
 	f->cur_khz = proc_number(path);
 	cpufreq_path(cpu, "cpuinfo_min_freq", path, sizeof(path));
@@ -489,9 +481,10 @@ static double rate_now(int row)
  * would end the process wait until the limits are back, except those a
  * read raises itself: a trap with SIGILL blocked would kill the process
  * with the limits still pinned (cycle.h's guard cannot answer it). */
-static int rates_at(struct report *rep, int k, long khz, double *hz)
+static int rates_at(const struct qualification *q, int k, long khz,
+		    double *hz)
 {
-	int cpu = rep->cpu[k], row, ok;
+	int cpu = q->rep->cpu[k], row, ok;
 	char pmin[128], pmax[128];
 	long old_min, old_max;
 	sigset_t block, saved;
@@ -518,7 +511,7 @@ static int rates_at(struct report *rep, int k, long khz, double *hz)
 	if (ok) {
 		sleep_ns(SETTLE_NS);
 		for (row = 0; row < NROWS; row++)
-			hz[row] = qualified(rep->q, k, row) ? rate_now(row) : -1;
+			hz[row] = qualified(q, k, row) ? rate_now(row) : -1;
 	}
 	write_long(pmin, old_min < khz ? old_min : khz);
 	write_long(pmax, old_max);
@@ -527,9 +520,9 @@ static int rates_at(struct report *rep, int k, long khz, double *hz)
 	return ok;
 }
 
-static void frequency_test(const struct options *o, struct report *rep)
+static void frequency_test(struct qualification *q)
 {
-	struct qualification *q = rep->q;
+	const struct report *rep = q->rep;
 	int k, row, varied = 0;
 
 	for (k = 0; k < rep->ncpus; k++)
@@ -540,7 +533,7 @@ static void frequency_test(const struct options *o, struct report *rep)
 			 "frequency the CPUs run at");
 		return;
 	}
-	if (!o->vary_frequency) {
+	if (!q->vary_frequency) {
 		snprintf(q->freq_note, sizeof(q->freq_note),
 			 "measured at the current frequency only "
 			 "(--vary-frequency, as root, measures the range)");
@@ -550,8 +543,8 @@ static void frequency_test(const struct options *o, struct report *rep)
 		const struct cpufreq *f = &q->freq[k];
 		double low[NROWS], high[NROWS];
 
-		if (!f->present || !rates_at(rep, k, f->min_khz, low) ||
-		    !rates_at(rep, k, f->max_khz, high))
+		if (!f->present || !rates_at(q, k, f->min_khz, low) ||
+		    !rates_at(q, k, f->max_khz, high))
 			continue;
 		varied++;
 		for (row = 0; row < NROWS; row++) {
@@ -579,80 +572,22 @@ static void frequency_test(const struct options *o, struct report *rep)
 
 /* --- The PMU's user-enable register ----------------------------------- */
 
-#if defined(__aarch64__)
-#define USERENR_NAME "PMUSERENR_EL0"
-#else
-#define USERENR_NAME "PMUSERENR"
-#endif
-
-#if defined(CYCLE_IMPL_PMU_ACCESS)
-
-/* PMUSERENR on this CPU, under the guard (a hypervisor without a virtual
- * PMU may trap it); -1 if it trapped. */
-static long read_userenr(void)
-{
-	struct guard gd;
-	unsigned long v;
-
-	guard_begin(&gd);
-#if defined(__aarch64__)
-	{
-		uint64_t r;
-
-		__asm__ __volatile__("mrs %0, pmuserenr_el0" : "=r"(r));
-		v = (unsigned long)r;
-	}
-#else
-	{
-		uint32_t r;
-
-		__asm__ __volatile__("mrc p15, 0, %0, c9, c14, 0" : "=r"(r));
-		v = r;
-	}
-#endif
-	return guard_end(&gd) ? -1 : (long)(v & 0xff);
-}
-#endif
-
 /* What the machine grants, before the perf test changes it: PMUSERENR on
  * every CPU, where the architecture has one. */
-static void read_access_registers(struct report *rep)
+static void read_access_registers(struct qualification *q)
 {
 	int k;
 
-	for (k = 0; k < rep->ncpus; k++) {
-		rep->q->userenr[k] = -1;
-#if defined(CYCLE_IMPL_PMU_ACCESS)
-		if (pin_to(rep->cpu[k]) == 0)
-			rep->q->userenr[k] = read_userenr();
-#endif
-	}
-}
-
-/* The meaning of a PMUSERENR value, for the cycle counter. */
-static const char *userenr_meaning(long v)
-{
-#if defined(CYCLE_IMPL_PMU_ACCESS)
-	switch (cycle_impl_userenr_grant((unsigned long)v)) {
-	case CYCLE_IMPL_PMU_GRANTED:
-		return (v & CYCLE_IMPL_USERENR_EN) ? "EN: all access granted" :
-		       "CR: the cycle counter's reads granted";
-	case CYCLE_IMPL_PMU_PERHAPS:
-		return "UEN: PMUv3.9 per-counter access, PMUACR_EL1 decides";
-	default:
-		return "no user access to the cycle counter";
-	}
-#else
-	(void)v;
-	return "";
-#endif
+	for (k = 0; k < q->rep->ncpus; k++)
+		q->userenr[k] = read_userenr_on(q->rep->cpu[k]);
 }
 
 /* "0x0c on CPUs 0-7 (CR: ...); 0x00 on CPU 8 (...)" into buf, or "" where
  * there is no such register. */
-static void describe_userenr(const struct report *rep, char *buf, size_t size)
+static void describe_userenr(const struct qualification *q, char *buf,
+			     size_t size)
 {
-	const struct qualification *q = rep->q;
+	const struct report *rep = q->rep;
 	size_t n = 0;
 	int k, j;
 
@@ -680,9 +615,9 @@ static void describe_userenr(const struct report *rep, char *buf, size_t size)
 
 /* --- Putting it together ---------------------------------------------- */
 
-static void fill_cells(struct report *rep, const int *want)
+static void fill_cells(struct qualification *q, const int *want)
 {
-	struct qualification *q = rep->q;
+	const struct report *rep = q->rep;
 	int k, row;
 
 	for (k = 0; k < rep->ncpus; k++)
@@ -701,9 +636,9 @@ static void fill_cells(struct report *rep, const int *want)
 }
 
 /* Offsets and drift into the verdict's fields, then the verdict. */
-static void judge_rows(struct report *rep, const int *want, int per_task)
+static void judge_rows(struct qualification *q, const int *want, int per_task)
 {
-	struct qualification *q = rep->q;
+	const struct report *rep = q->rep;
 	struct qv_cpu *cpus = calloc((size_t)rep->ncpus, sizeof(*cpus));
 	int k, row;
 
@@ -755,38 +690,38 @@ static void rows_of_pass(int perf_pass, int *want)
 		want[row] = (row == PERF_ROW) == perf_pass;
 }
 
-static void qualify_pass(const struct options *o, struct report *rep,
-			 int perf_pass)
+static void qualify_pass(struct qualification *q, int perf_pass)
 {
 	int want[NROWS], k;
 	uint64_t first;
 
 	rows_of_pass(perf_pass, want);
-	fill_cells(rep, want);
+	fill_cells(q, want);
 	first = clock_ns();
 	/* The perf tier's event counts this thread's own user cycles and
 	 * goes with it from CPU to CPU: no offsets between CPUs to speak of,
 	 * and it stands still while the thread is elsewhere. */
 	if (!perf_pass)
-		offsets_round(rep, want, 0);
-	for (k = 0; k < rep->ncpus; k++)
-		sleep_test(rep, k, want);
+		offsets_round(q, want, 0);
+	for (k = 0; k < q->rep->ncpus; k++)
+		sleep_test(q, k, want);
 	if (!perf_pass) {
 		if (clock_ns() - first < DRIFT_GAP_NS)
 			sleep_ns((long)(DRIFT_GAP_NS - (clock_ns() - first)));
-		offsets_round(rep, want, 1);
+		offsets_round(q, want, 1);
 	}
 	/* Last: perf rewrites the PMU counter it takes, and a new frequency
 	 * changes a cycle counter's pace, either of which would pass for
 	 * drift between the rounds. */
-	for (k = 0; k < rep->ncpus; k++)
-		perf_test(rep, k, want);
+	for (k = 0; k < q->rep->ncpus; k++)
+		perf_test(q, k, want);
 	if (!perf_pass)
-		frequency_test(o, rep);
-	judge_rows(rep, want, perf_pass);
+		frequency_test(q);
+	judge_rows(q, want, perf_pass);
 }
 
-int qualify_direct_rows(const struct options *o, struct report *rep)
+struct qualification *qualify_direct_rows(const struct report *rep,
+					  int vary_frequency)
 {
 	struct qualification *q = calloc(1, sizeof(*q));
 
@@ -796,56 +731,52 @@ int qualify_direct_rows(const struct options *o, struct report *rep)
 		q->userenr = calloc((size_t)rep->ncpus, sizeof(*q->userenr));
 	}
 	if (!q || !q->cell || !q->freq || !q->userenr) {
-		if (q) {
-			free(q->cell);
-			free(q->freq);
-			free(q->userenr);
-		}
-		free(q);
+		qualify_free(q);
 		fputs("cycle-probe: out of memory\n", stderr);
-		return 1;
+		return NULL;
 	}
-	rep->q = q;
+	q->rep = rep;
+	q->vary_frequency = vary_frequency;
 	q->ref = 0;
 	q->began = clock_ns();
-	read_access_registers(rep);
-	qualify_pass(o, rep, 0);
+	read_access_registers(q);
+	qualify_pass(q, 0);
 	q->ended = clock_ns();
-	return 0;
+	return q;
 }
 
-void qualify_perf_row(struct report *rep)
+void qualify_perf_row(struct qualification *q)
 {
-	if (!rep->q || PERF_ROW < 0)
+	if (!q || PERF_ROW < 0)
 		return;
-	qualify_pass(NULL, rep, 1);
-	rep->q->ended = clock_ns();
+	qualify_pass(q, 1);
+	q->ended = clock_ns();
 }
 
-void qualify_free(struct report *rep)
+void qualify_free(struct qualification *q)
 {
-	if (!rep->q)
+	if (!q)
 		return;
-	free(rep->q->cell);
-	free(rep->q->freq);
-	free(rep->q->userenr);
-	free(rep->q);
-	rep->q = NULL;
+	free(q->cell);
+	free(q->freq);
+	free(q->userenr);
+	free(q);
 }
 
-int qualify_configured_fit(const struct report *rep)
+int qualify_configured_fit(const struct qualification *q)
 {
-	const struct qualification *q = rep->q;
 	int row = CONFIGURED_ROW;
 
-#if defined(CYCLE_IMPL_PERF_INDEX)
+	if (!q)
+		return 0;
+#if defined(PROBE_PERF_TIER)
 	/* PMCCNTR_EL0 read through perf is the configured counter too, where
 	 * the direct read is not what getticks() uses. */
-	if (q && row == NABSENT && q->judged[PERF_ROW] &&
-	    rep->agg[row].status != ST_AVAILABLE)
+	if (row == NABSENT && q->judged[PERF_ROW] &&
+	    q->rep->agg[row].status != ST_AVAILABLE)
 		row = PERF_ROW;
 #endif
-	return q && q->judged[row] && q->verdict[row].level == QV_FIT;
+	return q->judged[row] && q->verdict[row].level == QV_FIT;
 }
 
 /* --- Describing the machine ------------------------------------------- */
@@ -893,7 +824,7 @@ static void cpu_part(int cpu, char *buf, size_t size)
 	snprintf(buf, size, "unknown");
 	snprintf(path, sizeof(path),
 		 SYSFS_CPU "/cpu%d/regs/identification/midr_el1", cpu);
-	read_string(path, line, sizeof(line));
+	read_line(path, line, sizeof(line));
 	if (line[0] && (midr = strtoul(line, NULL, 16)) != 0) {
 		impl = (long)((midr >> 24) & 0xff);
 		part = (long)((midr >> 4) & 0xfff);
@@ -971,26 +902,44 @@ static void format_rate(const struct qv_cpu *p, char *buf, size_t size)
 		snprintf(buf, size, "%.3f", p->hz / 1e6);
 }
 
-/* One counter's cells of the per-CPU table, as the text and the report
- * print them. */
-struct cells {
-	char rate[64], offset[80], drift[64], sleep[64];
-};
-
-static void format_cells(const struct qv_cpu *p, struct cells *t)
+/* The per-CPU rows of every counter judged: aligned columns after the
+ * table (no status: the table above has it), or the Markdown report's. */
+static void print_per_cpu(FILE *f, const struct qualification *q, int markdown)
 {
-	format_rate(p, t->rate, sizeof(t->rate));
-	format_offset(p, t->offset, sizeof(t->offset));
-	format_drift(p, t->drift, sizeof(t->drift));
-	format_sleep(p, t->sleep, sizeof(t->sleep));
+	const struct report *rep = q->rep;
+	char rate[64], offset[80], drift[64], slept[64];
+	int k, row;
+
+	for (k = 0; k < rep->ncpus; k++)
+		for (row = 0; row < NROWS; row++) {
+			const struct qv_cpu *p = &q->cell[k][row].qv;
+
+			if (!q->judged[row])
+				continue;
+			format_rate(p, rate, sizeof(rate));
+			format_offset(p, offset, sizeof(offset));
+			format_drift(p, drift, sizeof(drift));
+			format_sleep(p, slept, sizeof(slept));
+			if (markdown)
+				fprintf(f, "| %d | %s | %s | %s | %s | %s | %s "
+					"| %s |\n", rep->cpu[k], row_name(row),
+					qv_status_text(p->status), rate,
+					offset, drift, slept,
+					qv_perf_text(p->perf));
+			else
+				fprintf(f, "%3d  %-16s %-18s %-22s %-16s %-11s "
+					"%s\n", rep->cpu[k], row_name(row),
+					rate, offset, drift, slept,
+					qv_perf_text(p->perf));
+		}
 }
 
 /* The configured counter's level, in words, the perf tier counting as it. */
-static const char *configured_level(const struct report *rep)
+static const char *configured_level(const struct qualification *q)
 {
-	if (qualify_configured_fit(rep))
+	if (qualify_configured_fit(q))
 		return qv_level_text(QV_FIT);
-	return qv_level_text(rep->q->verdict[CONFIGURED_ROW].level);
+	return qv_level_text(q->verdict[CONFIGURED_ROW].level);
 }
 
 /* Which CPUs a verdict is about, when some online ones were not probed
@@ -1011,10 +960,11 @@ static void coverage(const struct report *rep, char *buf, size_t size)
 }
 
 /* The advice for row's verdict. */
-static void verdict_advice(const struct report *rep, int row, char *buf,
+static void verdict_advice(const struct qualification *q, int row, char *buf,
 			   size_t size)
 {
-	const struct qv_verdict *v = &rep->q->verdict[row];
+	const struct report *rep = q->rep;
+	const struct qv_verdict *v = &q->verdict[row];
 
 	if (v->level == QV_FIT) {
 		snprintf(buf, size, "none needed");
@@ -1024,7 +974,7 @@ static void verdict_advice(const struct report *rep, int row, char *buf,
 			 "counter fit for planning here");
 	} else if (rep->agg[row].status != ST_AVAILABLE &&
 		   row == CONFIGURED_ROW) {
-		advise(rep, buf, size);
+		snprintf(buf, size, "%s", rep->advice);
 	} else if (v->lost_in_sleep && is_pmu(row_name(row))) {
 		snprintf(buf, size, "load the cycle_enable module, which grants "
 			 "the counter again after each idle exit (CPU PM)");
@@ -1035,31 +985,21 @@ static void verdict_advice(const struct report *rep, int row, char *buf,
 	}
 }
 
-void qualify_print(const struct report *rep)
+void qualify_print(const struct qualification *q)
 {
-	const struct qualification *q = rep->q;
-	struct cells t;
+	const struct report *rep;
 	char access[512], where[600];
-	int k, row;
+	int row;
 
 	if (!q)
 		return;
+	rep = q->rep;
 	coverage(rep, where, sizeof(where));
 	printf("\nqualify: %d CPU%s, %.1f s\n", rep->ncpus,
 	       rep->ncpus == 1 ? "" : "s", (double)(q->ended - q->began) / 1e9);
 	printf("cpu  %-16s %-18s %-22s %-16s %-11s %s\n", "counter",
 	       "MHz", "offset vs first CPU", "drift ppm", "sleep", "perf");
-	for (k = 0; k < rep->ncpus; k++)
-		for (row = 0; row < NROWS; row++) {
-			const struct qv_cpu *p = &q->cell[k][row].qv;
-
-			if (!q->judged[row])
-				continue;
-			format_cells(p, &t);
-			printf("%3d  %-16s %-18s %-22s %-16s %-11s %s\n",
-			       rep->cpu[k], row_name(row), t.rate, t.offset,
-			       t.drift, t.sleep, qv_perf_text(p->perf));
-		}
+	print_per_cpu(stdout, q, 0);
 	for (row = 0; row < NROWS; row++) {
 		const struct qv_verdict *v = &q->verdict[row];
 
@@ -1071,7 +1011,7 @@ void qualify_print(const struct report *rep)
 		if (v->notes[0])
 			printf("  notes: %s\n", v->notes);
 	}
-	describe_userenr(rep, access, sizeof(access));
+	describe_userenr(q, access, sizeof(access));
 	if (access[0])
 		printf("access: " USERENR_NAME " %s\n", access);
 	if (q->perf_note[0])
@@ -1080,9 +1020,9 @@ void qualify_print(const struct report *rep)
 	{
 		char advice[1024];
 
-		verdict_advice(rep, CONFIGURED_ROW, advice, sizeof(advice));
+		verdict_advice(q, CONFIGURED_ROW, advice, sizeof(advice));
 		printf("qualified: %s is %s%s; advice: %s\n",
-		       row_name(CONFIGURED_ROW), configured_level(rep), where,
+		       row_name(CONFIGURED_ROW), configured_level(q), where,
 		       advice);
 	}
 }
@@ -1133,19 +1073,19 @@ static void json_qv_cpu(const struct qv_cpu *p)
 	fputs("}", stdout);
 }
 
-void qualify_json(const struct report *rep)
+void qualify_json(const struct qualification *q)
 {
-	const struct qualification *q = rep->q;
+	const struct report *rep = q->rep;
 	char advice[1024];
 	int row, k, first = 1;
 
-	verdict_advice(rep, CONFIGURED_ROW, advice, sizeof(advice));
+	verdict_advice(q, CONFIGURED_ROW, advice, sizeof(advice));
 	fputs(",\n  \"qualify\": {\n    \"seconds\": ", stdout);
 	json_number((double)(q->ended - q->began) / 1e9, 1);
 	fputs(",\n    \"configured\": ", stdout);
 	json_string(row_name(CONFIGURED_ROW));
 	printf(",\n    \"configured_fit\": %s",
-	       qualify_configured_fit(rep) ? "true" : "false");
+	       qualify_configured_fit(q) ? "true" : "false");
 	fputs(",\n    \"advice\": ", stdout);
 	json_string(advice);
 	fputs(",\n    \"perf_note\": ", stdout);
@@ -1233,9 +1173,9 @@ static void module_state(char *buf, size_t size)
 		snprintf(buf, size, "not loaded");
 		return;
 	}
-	read_string("/sys/kernel/cycle_enable/granted", granted,
+	read_line("/sys/kernel/cycle_enable/granted", granted,
 		    sizeof(granted));
-	read_string("/sys/kernel/cycle_enable/refused", refused,
+	read_line("/sys/kernel/cycle_enable/refused", refused,
 		    sizeof(refused));
 	snprintf(buf, size, "loaded; granted on CPUs %s; refused on %s",
 		 granted[0] ? granted : "none", refused[0] ? refused : "none");
@@ -1286,11 +1226,10 @@ static void md_cell(FILE *f, const char *s)
 }
 
 /* The report into f; cycle-probe.c opens it and checks the writes. */
-void qualify_write_report(FILE *f, const struct report *rep)
+void qualify_write_report(FILE *f, const struct qualification *q)
 {
-	const struct qualification *q = rep->q;
+	const struct report *rep = q->rep;
 	struct utsname u;
-	struct cells t;
 	char buf[1024], a[64], b[64], list[512], where[600];
 	cpu_set_t set;
 	time_t now = time(NULL);
@@ -1314,8 +1253,8 @@ void qualify_write_report(FILE *f, const struct report *rep)
 				buf);
 	module_state(buf, sizeof(buf));
 	fprintf(f, "- **Module cycle_enable:** %s\n", buf);
-	sysctl_text("/proc/sys/kernel/perf_user_access", a, sizeof(a));
-	sysctl_text("/proc/sys/kernel/perf_event_paranoid", b, sizeof(b));
+	sysctl_text(PERF_USER_ACCESS, a, sizeof(a));
+	sysctl_text(PERF_PARANOID, b, sizeof(b));
 	fprintf(f, "- **kernel.perf_user_access:** %s; "
 		"**kernel.perf_event_paranoid:** %s\n", a, b);
 	if (q->freq[q->ref].present)
@@ -1325,7 +1264,7 @@ void qualify_write_report(FILE *f, const struct report *rep)
 			q->freq[q->ref].max_khz / 1000,
 			q->freq[q->ref].cur_khz / 1000);
 	fprintf(f, "- **Frequency:** %s\n", q->freq_note);
-	describe_userenr(rep, buf, sizeof(buf));
+	describe_userenr(q, buf, sizeof(buf));
 	if (buf[0])
 		fprintf(f, "- **" USERENR_NAME ":** %s\n", buf);
 	if (q->perf_note[0])
@@ -1335,10 +1274,10 @@ void qualify_write_report(FILE *f, const struct report *rep)
 		      "perf session\n", f);
 	fprintf(f, "- **Time taken:** %.1f s\n", (double)(q->ended -
 							   q->began) / 1e9);
-	verdict_advice(rep, CONFIGURED_ROW, buf, sizeof(buf));
+	verdict_advice(q, CONFIGURED_ROW, buf, sizeof(buf));
 	coverage(rep, where, sizeof(where));
 	fprintf(f, "\n**%s is %s%s.** Advice: ", row_name(CONFIGURED_ROW),
-		configured_level(rep), where);
+		configured_level(q), where);
 	md_cell(f, buf);
 	fputs("\n\n## Verdicts\n\n| counter | verdict | why | notes |\n"
 	      "|---|---|---|---|\n", f);
@@ -1360,18 +1299,7 @@ void qualify_write_report(FILE *f, const struct report *rep)
 	      "a cycles event of the probe did to it.\n\n"
 	      "| CPU | counter | status | MHz | offset | drift (ppm) | sleep "
 	      "| perf |\n|---:|---|---|---:|---:|---:|---:|---|\n", f);
-	for (k = 0; k < rep->ncpus; k++)
-		for (row = 0; row < NROWS; row++) {
-			const struct qv_cpu *p = &q->cell[k][row].qv;
-
-			if (!q->judged[row])
-				continue;
-			format_cells(p, &t);
-			fprintf(f, "| %d | %s | %s | %s | %s | %s | %s | %s |\n",
-				rep->cpu[k], row_name(row),
-				qv_status_text(p->status), t.rate, t.offset,
-				t.drift, t.sleep, qv_perf_text(p->perf));
-		}
+	print_per_cpu(f, q, 1);
 }
 
 #endif /* CYCLE_IMPL_ENGINE */
