@@ -858,7 +858,10 @@ CYCLE_IMPL_INLINE int cycle_impl_sync_cas(int *p, int *expected, int desired)
 #endif
 /* The large, rarely called functions: static, never inlined. */
 #define CYCLE_IMPL_NOINLINE static __attribute__((noinline, unused))
-/* XSI flags, which a strict POSIX mode may not name (Linux's values). */
+/* XSI flags, which a strict POSIX mode may not name (Linux's values).
+ * SA_RESETHAND is bit 31, an unsigned constant beside the int sa_flags:
+ * the flags are tested and cleared as unsigned (cycle_impl_chain), which
+ * -Wsign-conversion accepts in programs that build with it. */
 #ifdef SA_RESETHAND
 #define CYCLE_IMPL_SA_RESETHAND SA_RESETHAND
 #else
@@ -1327,6 +1330,28 @@ CYCLE_IMPL_INLINE void cycle_impl_cat(char *buf, size_t size, size_t *n,
 	buf[*n] = '\0';
 }
 
+/* Appends value, then after, cutting value short (marked "...") where both
+ * would not fit: a value from the environment can be any length, and the
+ * line must still end as written, in its newline, or it runs into the
+ * program's next line of stderr. */
+CYCLE_IMPL_INLINE void cycle_impl_cat_value(char *buf, size_t size,
+					    size_t *n, const char *value,
+					    const char *after)
+{
+	size_t keep = strlen(after) + 1; /* and the terminating '\0' */
+	size_t room = size > *n + keep ? size - *n - keep : 0;
+
+	if (strlen(value) > room) {
+		while (room > 3 && *value) {
+			buf[(*n)++] = *value++;
+			room--;
+		}
+		value = room >= 3 ? "..." : "";
+	}
+	cycle_impl_cat(buf, size, n, value);
+	cycle_impl_cat(buf, size, n, after);
+}
+
 CYCLE_IMPL_INLINE void cycle_impl_cat_int(char *buf, size_t size, size_t *n,
 					  long value)
 {
@@ -1559,6 +1584,7 @@ CYCLE_IMPL_INLINE void cycle_impl_chain(int sig, siginfo_t *info,
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	struct sigaction prev = g->previous;
+	unsigned int flags = (unsigned int)prev.sa_flags;
 	int siginfo = (prev.sa_flags & SA_SIGINFO) != 0;
 	void (*plain)(int) = prev.sa_handler;
 	int sent = info->si_code <= 0; /* kill(), raise(), sigqueue() */
@@ -1585,9 +1611,11 @@ CYCLE_IMPL_INLINE void cycle_impl_chain(int sig, siginfo_t *info,
 			raise(sig);
 		return;
 	}
-	if (prev.sa_flags & CYCLE_IMPL_SA_RESETHAND) {
-		/* Delivered once, then the default: as the kernel does. */
-		g->previous.sa_flags &= ~(SA_SIGINFO | (int)CYCLE_IMPL_SA_RESETHAND);
+	if (flags & CYCLE_IMPL_SA_RESETHAND) {
+		/* Delivered once, then the default: as the kernel does.  (With
+		 * bit 31 cleared the flags fit an int again.) */
+		g->previous.sa_flags = (int)(flags & ~((unsigned int)SA_SIGINFO |
+						      CYCLE_IMPL_SA_RESETHAND));
 		g->previous.sa_handler = SIG_DFL;
 	}
 	/* The mask the kernel would have set: the interrupted code's, plus
@@ -1596,7 +1624,7 @@ CYCLE_IMPL_INLINE void cycle_impl_chain(int sig, siginfo_t *info,
 	for (s = 1; s < 65; s++)
 		if (sigismember(&prev.sa_mask, s) == 1)
 			sigaddset(&mask, s);
-	if (!(prev.sa_flags & CYCLE_IMPL_SA_NODEFER))
+	if (!(flags & CYCLE_IMPL_SA_NODEFER))
 		sigaddset(&mask, sig);
 	sigprocmask(SIG_SETMASK, &mask, &old);
 	if (siginfo)
@@ -1937,12 +1965,18 @@ CYCLE_IMPL_INLINE int cycle_impl_revoke(int index, int mode, const char *why)
 	CYCLE_IMPL_STORE(&g->status[index], CYCLE_IMPL_TRAPS,
 			 CYCLE_IMPL_RELAXED);
 	if (g->debug) {
-		cycle_impl_say("cycle.h: ");
-		cycle_impl_say(cycle_impl_name(index));
-		cycle_impl_say(why);
-		cycle_impl_say(" after the choice; now using ");
-		cycle_impl_say(cycle_impl_name(next));
-		cycle_impl_say("\n");
+		/* One write, so that other threads' lines cannot cut it. */
+		char line[160];
+		size_t n = 0;
+
+		cycle_impl_cat(line, sizeof(line), &n, "cycle.h: ");
+		cycle_impl_cat(line, sizeof(line), &n, cycle_impl_name(index));
+		cycle_impl_cat(line, sizeof(line), &n, why);
+		cycle_impl_cat(line, sizeof(line), &n,
+			       " after the choice; now using ");
+		cycle_impl_cat(line, sizeof(line), &n, cycle_impl_name(next));
+		cycle_impl_cat(line, sizeof(line), &n, "\n");
+		cycle_impl_say(line);
 	}
 	return CYCLE_IMPL_CONVERTED + next;
 }
@@ -2108,9 +2142,8 @@ CYCLE_IMPL_INLINE int cycle_impl_choice_start(int configured, int *requested)
 		return r;
 	}
 	cycle_impl_cat(line, sizeof(line), &n, "cycle.h: CYCLE_COUNTER=");
-	cycle_impl_cat(line, sizeof(line), &n, request);
-	cycle_impl_cat(line, sizeof(line), &n,
-		       " is not a counter of this machine; ignored\n");
+	cycle_impl_cat_value(line, sizeof(line), &n, request,
+			     " is not a counter of this machine; ignored\n");
 	cycle_impl_say(line);
 	return configured;
 }

@@ -1,6 +1,7 @@
 #!/bin/sh
-# header-t: cycle.h compiles without warnings in every language mode, and adds
-# no names outside its own prefix besides cycle.h's classic API.
+# header-t: cycle.h compiles without warnings in every language mode (also
+# with -Wconversion), adds no names outside its own prefix besides cycle.h's
+# classic API, and prints only whole lines.
 # SPDX-License-Identifier: MIT
 #
 # Uses $CC and $CXX (the build's, so a cross build checks the cross compiler)
@@ -27,7 +28,7 @@ if command -v clang >/dev/null 2>&1 && clang --target="$target" -c -o "$tmp/x.o"
 fi
 cxx="${CXX:-c++}"
 
-echo "1..28"
+echo "1..36"
 IFS='|'
 for cc in $compilers; do
 	unset IFS
@@ -57,6 +58,39 @@ for f in -DHAVE_ARMV8_PMCCNTR_EL0 -DHAVE_ARMV7A_PMCCNTR; do
 	ok $? "C++ $f: no warnings"
 done
 
+# Programs that build with -Wconversion -Wsign-conversion -Werror include the
+# header too: in GNU C, in C89 with only POSIX (Linux's SA_RESETHAND and
+# SA_NODEFER spelt out by the header), and in C++.
+conv="-Wall -Wextra -Wconversion -Wsign-conversion -Werror -O2"
+IFS='|'
+for cc in $compilers; do
+	unset IFS
+	for std in -std=gnu11 "-std=c89 -D_POSIX_C_SOURCE=199309L"; do
+		# shellcheck disable=SC2086
+		$cc $std $conv -I"$src/cycle" -c "$tmp/use.c" -o "$tmp/use.o" >"$tmp/log" 2>&1
+		ok $? "$cc $std -Wconversion -Wsign-conversion: no warnings"
+	done
+	IFS='|'
+done
+unset IFS
+case $compilers in *clang*) ;; *)
+	for i in 1 2; do skip "clang cannot target $target here"; done ;;
+esac
+cxxs=$cxx
+if command -v clang++ >/dev/null 2>&1 && clang++ --target="$target" -c -o "$tmp/x.o" "$tmp/use.cc" -I"$src/cycle" 2>/dev/null; then
+	cxxs="$cxxs|clang++ --target=$target"
+fi
+IFS='|'
+for cx in $cxxs; do
+	unset IFS
+	# shellcheck disable=SC2086
+	$cx -std=c++11 $conv -I"$src/cycle" -c "$tmp/use.cc" -o "$tmp/use.o" >"$tmp/log" 2>&1
+	ok $? "$cx -std=c++11 -Wconversion -Wsign-conversion: no warnings"
+	IFS='|'
+done
+unset IFS
+case $cxxs in *clang*) ;; *) skip "clang++ cannot target $target here" ;; esac
+
 # The engine in a strict C89 mode with POSIX declarations (no snprintf).
 printf '#include "cycle.h"\n#ifndef CYCLE_IMPL_ENGINE\n#error no engine\n#endif\nint main(void) { ticks t = getticks(); return elapsed(getticks(), t) < 0; }\n' >"$tmp/c89.c"
 case $target in
@@ -81,6 +115,33 @@ ${CC:-cc} -dM -E -I"$src/cycle" "$tmp/use.c" | awk '{print $2}' | sed 's/(.*//' 
 comm -13 "$tmp/sys.macros" "$tmp/all.macros" | grep -v '^CYCLE_\|^cycle_impl_\|^HAVE_TICK_COUNTER$\|^TIME_MIN$' >"$tmp/log"
 ! [ -s "$tmp/log" ]
 ok $? "defined macros all start with CYCLE_ (or are HAVE_TICK_COUNTER, TIME_MIN)"
+
+# Every line the header prints is whole, however long the environment's value:
+# an unknown CYCLE_COUNTER of 300 characters is cut short in its warning,
+# which still ends in its newline (it ran into the program's next line).
+printf '#include "cycle.h"\nint main(void)\n{\n#ifdef CYCLE_IMPL_ENGINE\n\tticks t = getticks();\n\treturn elapsed(getticks(), t) < 0;\n#else\n\treturn 77;\n#endif\n}\n' >"$tmp/long.c"
+long=$(printf '%300s' '' | tr ' ' x)
+# whole_lines N: $tmp/err is N lines of at most 159 bytes, each ending in a newline.
+whole_lines() {
+	[ "$(wc -l <"$tmp/err")" -eq "$1" ] && [ "$(tail -c 1 "$tmp/err" | od -An -c | tr -d ' ')" = '\n' ] &&
+		[ "$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$tmp/err")" -le 159 ]
+}
+if ${CC:-cc} -I"$src/cycle" "$tmp/long.c" -o "$tmp/long" >"$tmp/log" 2>&1 &&
+	{ ${TEST_EMULATOR:-} "$tmp/long"; [ $? -ne 77 ]; }; then
+	CYCLE_COUNTER=$long ${TEST_EMULATOR:-} "$tmp/long" 2>"$tmp/err"
+	rc=$?
+	cp "$tmp/err" "$tmp/log"
+	[ $rc -eq 0 ] && whole_lines 1 && grep -q "^cycle.h: CYCLE_COUNTER=xxx*\.\.\. is not a counter of this machine; ignored\$" "$tmp/err"
+	ok $? "a 300-character CYCLE_COUNTER gives one whole line, the value cut with ..."
+	CYCLE_COUNTER=$long CYCLE_DEBUG=1 ${TEST_EMULATOR:-} "$tmp/long" 2>"$tmp/err"
+	rc=$?
+	cp "$tmp/err" "$tmp/log"
+	[ $rc -eq 0 ] && whole_lines 2
+	ok $? "with CYCLE_DEBUG=1 too: two whole lines"
+else
+	skip "no engine for $target (or the program does not build)"
+	skip "no engine for $target (or the program does not build)"
+fi
 
 # The header alone, with nothing before it, in two units of one program.
 printf '#include "cycle.h"\nticks other(void) { return getticks(); }\n' >"$tmp/other.c"
