@@ -29,6 +29,10 @@
 #   ENABLE_ARMV7A_PMCCNTR      HAVE_ARMV7A_PMCCNTR      32-bit ARMv7-A or later
 #   ENABLE_ARMV7A_CNTVCT       HAVE_ARMV7A_CNTVCT       32-bit ARMv7-A or later
 #
+# As with configure, the options of one family may be given together: both
+# macros are defined, the generic timer comes first (as in cycle.h), and a
+# warning says that the PMU option has no effect.
+#
 # safecycle_counters([ADD_DEFINITIONS] [TARGETS target...]) then checks, with
 # the C compiler, that it targets a CPU that has each counter asked for (an
 # impossible choice is a FATAL_ERROR naming the host; so are a misspelt
@@ -59,14 +63,14 @@ if(NOT DEFINED SAFECYCLE_DOCUMENT)
   set(SAFECYCLE_DOCUMENT PERFORMANCE_COUNTERS.md)
 endif()
 option(ENABLE_ARMV8_PMCCNTR
-  "try the ARMv8 PMU cycle counter PMCCNTR_EL0 first (see ${SAFECYCLE_DOCUMENT})" OFF)
+  "try the ARMv8 PMU cycle counter PMCCNTR_EL0 first, unless ENABLE_ARMV8_CNTVCT_EL0 is ON too (see ${SAFECYCLE_DOCUMENT})" OFF)
 option(ENABLE_ARMV8_PMCCNTR_EL0 "same as ENABLE_ARMV8_PMCCNTR" OFF)
 option(ENABLE_ARMV8_CNTVCT_EL0
-  "try the ARMv8 generic timer CNTVCT_EL0 first (the default on aarch64)" OFF)
+  "try the ARMv8 generic timer CNTVCT_EL0 first (the default on aarch64), even with ENABLE_ARMV8_PMCCNTR" OFF)
 option(ENABLE_ARMV7A_PMCCNTR
-  "try the ARMv7-A PMU cycle counter PMCCNTR first (see ${SAFECYCLE_DOCUMENT})" OFF)
+  "try the ARMv7-A PMU cycle counter PMCCNTR first, unless ENABLE_ARMV7A_CNTVCT is ON too (see ${SAFECYCLE_DOCUMENT})" OFF)
 option(ENABLE_ARMV7A_CNTVCT
-  "try the ARMv7-A generic timer CNTVCT first (the default on ARMv7-A)" OFF)
+  "try the ARMv7-A generic timer CNTVCT first (the default on ARMv7-A), even with ENABLE_ARMV7A_PMCCNTR" OFF)
 
 # _safecycle_target_is(RESULT-VARIABLE PREPROCESSOR-TEST): does the C compiler
 # target a CPU for which PREPROCESSOR-TEST holds?  Compiles only (cross builds).
@@ -84,6 +88,18 @@ function(_safecycle_target_is var test)
 #endif
 int safecycle_probe(void) { return 0; }" ${var})
   set(${var} "${${var}}" PARENT_SCOPE)
+endfunction()
+
+# _safecycle_timer_first(RESULT-VARIABLE PMU-OPTION TIMER-OPTION TIMER):
+# PMU-OPTION is ON; RESULT-VARIABLE is ON when the chain starts at the PMU
+# counter, that is unless TIMER-OPTION is ON too (then one warning says so).
+function(_safecycle_timer_first var pmu_option timer_option timer)
+  if(${timer_option})
+    message(WARNING " ${pmu_option} has no effect beside ${timer_option}: ${timer} comes first, as in cycle.h")
+    set(${var} OFF PARENT_SCOPE)
+  else()
+    set(${var} ON PARENT_SCOPE)
+  endif()
 endfunction()
 
 # The host as a person reads it: the compiler's triplet where CMake knows it.
@@ -152,10 +168,22 @@ function(safecycle_counters)
     endif()
   endforeach()
 
+  # Both options of a family: the timer comes first, as in cycle.h.
+  set(pmu_first_armv8 OFF)
+  if(ENABLE_ARMV8_PMCCNTR)
+    _safecycle_timer_first(pmu_first_armv8 ENABLE_ARMV8_PMCCNTR ENABLE_ARMV8_CNTVCT_EL0 CNTVCT_EL0)
+  elseif(ENABLE_ARMV8_PMCCNTR_EL0)
+    _safecycle_timer_first(pmu_first_armv8 ENABLE_ARMV8_PMCCNTR_EL0 ENABLE_ARMV8_CNTVCT_EL0 CNTVCT_EL0)
+  endif()
+  set(pmu_first_armv7 OFF)
+  if(ENABLE_ARMV7A_PMCCNTR)
+    _safecycle_timer_first(pmu_first_armv7 ENABLE_ARMV7A_PMCCNTR ENABLE_ARMV7A_CNTVCT CNTVCT)
+  endif()
+
   # The chain cycle.h walks on this host, for the summary.
   _safecycle_target_is(SAFECYCLE_TARGET_AARCH64 "${AARCH64}")
   if(SAFECYCLE_TARGET_AARCH64)
-    if(ENABLE_ARMV8_PMCCNTR OR ENABLE_ARMV8_PMCCNTR_EL0)
+    if(pmu_first_armv8)
       set(chain "PMCCNTR_EL0 -> PMCCNTR_EL0_perf -> CNTVCT_EL0 -> clock_gettime")
     else()
       set(chain "CNTVCT_EL0 -> clock_gettime")
@@ -163,7 +191,7 @@ function(safecycle_counters)
   else()
     _safecycle_target_is(SAFECYCLE_TARGET_ARMV7A "${ARMV7A}")
     if(SAFECYCLE_TARGET_ARMV7A)
-      if(ENABLE_ARMV7A_PMCCNTR)
+      if(pmu_first_armv7)
         set(chain "PMCCNTR -> CNTVCT -> clock_gettime")
       else()
         set(chain "CNTVCT -> clock_gettime")

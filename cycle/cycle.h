@@ -91,6 +91,15 @@
  *   HAVE_ARMV7A_CNTVCT      32-bit ARMv7-A and later: try CNTVCT first (the
  *                           default there).  Older 32-bit ARM never gets these
  *                           instructions; it uses clock_gettime.
+ *   Both macros of one architecture: the generic timer (CNTVCT_EL0, CNTVCT)
+ *   comes first and the PMU counter is not tried, in every mode, with the
+ *   engine or without.  That is the one order every build can keep without
+ *   reading a PMU counter unguarded: a strict ISO mode has no guard, and
+ *   FFTW's blocks (master), which the header follows there, pick the timer.
+ *   A build that names the timer has said that it will do; at run time
+ *   CYCLE_COUNTER=PMCCNTR_EL0 (or PMCCNTR) still starts at the PMU.  (FFTW
+ *   3.3.11 preferred PMCCNTR_EL0 on aarch64, and did not compile with both
+ *   ARMv7 macros.)
  *   HAVE_GETHRTIME, HAVE_HRTIME_T, HAVE_READ_REAL_TIME,
  *   HAVE_TIME_BASE_TO_TIME, HAVE_MACH_ABSOLUTE_TIME, HAVE_MACH_MACH_TIME_H,
  *   HAVE_C_ASM_H, HAVE_CLOCK_GETTIME, HAVE__RTC, HAVE_INTRINSICS_H
@@ -515,7 +524,9 @@ CYCLE_IMPL_INLINE int cycle_impl_userenr_grant(unsigned long userenr)
 #define CYCLE_IMPL_PMU(i) ((i) <= CYCLE_IMPL_PERF_INDEX)
 #define CYCLE_IMPL_CYCLES(i) ((i) <= CYCLE_IMPL_PERF_INDEX)
 #define CYCLE_IMPL_NARROW(i) 0
-#if defined(HAVE_ARMV8_PMCCNTR_EL0)
+/* With both macros the timer comes first (see the manual, Configuration):
+ * the order of the blocks without the engine. */
+#if defined(HAVE_ARMV8_PMCCNTR_EL0) && !defined(HAVE_ARMV8_CNTVCT_EL0)
 #define CYCLE_IMPL_CONFIGURED 0
 #else
 #define CYCLE_IMPL_CONFIGURED 2
@@ -566,8 +577,8 @@ CYCLE_IMPL_INLINE int cycle_impl_pmu_access(void)
 #define CYCLE_IMPL_CYCLES(i) ((i) == 0)
 #define CYCLE_IMPL_NARROW(i) ((i) == 0) /* PMCCNTR is 32 bits */
 #define CYCLE_IMPL_HAS_NARROW 1
-#if defined(HAVE_ARMV7A_PMCCNTR)
-#define CYCLE_IMPL_CONFIGURED 0
+#if defined(HAVE_ARMV7A_PMCCNTR) && !defined(HAVE_ARMV7A_CNTVCT)
+#define CYCLE_IMPL_CONFIGURED 0 /* the timer first with both, as above */
 #else
 #define CYCLE_IMPL_CONFIGURED 1
 #endif

@@ -1,4 +1,4 @@
-# serial 5
+# serial 6
 # cycle_counters.m4: configure options that choose the first cycle counter to try.
 # SPDX-License-Identifier: MIT
 # Copyright (c) 2026 the safecycle contributors
@@ -34,6 +34,13 @@
 #   --enable-armv7a-pmccntr      HAVE_ARMV7A_PMCCNTR      32-bit ARMv7-A or later
 #   --enable-armv7a-cntvct       HAVE_ARMV7A_CNTVCT       32-bit ARMv7-A or later
 #
+# Options of one family may be given together, as FFTW's configure allows
+# (the two spellings of PMCCNTR_EL0 are one counter).  Both macros of a
+# family are then defined, and the generic timer comes first, as cycle.h
+# does in every mode (its manual, "Configuration"): the PMU option has no
+# effect, which configure says in one warning, and --help and the summary's
+# chain state.
+#
 # Sets and substitutes CYCLE_COUNTER_CHAIN, the chain cycle.h will walk on
 # this host ("PMCCNTR_EL0 -> PMCCNTR_EL0_perf -> CNTVCT_EL0 ->
 # clock_gettime"), for a summary.
@@ -48,6 +55,15 @@ AC_DEFUN([_CYCLE_ARG_ONE],
   [AS_CASE([$enableval], [yes|no], [],
     [AC_MSG_ERROR([--enable-$1 takes no value, got '$enableval'])])],
   [enable_[]m4_translit([$1], [-], [_])=no])])
+
+# _CYCLE_TIMER_FIRST(PMU-VARIABLE, TIMER-OPTION, TIMER)
+# Where the timer's option was given too, the chain starts at the timer, not
+# at the PMU counter: warn that the PMU option ($PMU-VARIABLE, the spelling
+# given) has no effect, and empty PMU-VARIABLE.
+AC_DEFUN([_CYCLE_TIMER_FIRST],
+[AS_IF([test -n "$$1" && test "x$enable_[]m4_translit([$2], [-], [_])" = xyes],
+  [AC_MSG_WARN([$$1 has no effect beside --enable-$2: $3 comes first, as in cycle.h])
+   $1=])])
 
 # _CYCLE_REQUIRE_TARGET(OPTION, DESCRIPTION, PREPROCESSOR-TEST)
 # Stops configure when the compiler's target fails PREPROCESSOR-TEST.
@@ -64,38 +80,50 @@ AC_DEFUN([CYCLE_ARG_COUNTERS],
 [AC_REQUIRE([AC_CANONICAL_HOST])dnl
 AC_REQUIRE([AC_PROG_CC])dnl
 _CYCLE_ARG_ONE([armv8-pmccntr],
-  [try the ARMv8 PMU cycle counter PMCCNTR_EL0 first], [$1])
+  [try the ARMv8 PMU cycle counter PMCCNTR_EL0 first,
+   unless --enable-armv8-cntvct-el0 is given too], [$1])
 _CYCLE_ARG_ONE([armv8-pmccntr-el0], [same as --enable-armv8-pmccntr], [$1])
 _CYCLE_ARG_ONE([armv8-cntvct-el0],
-  [try the ARMv8 generic timer CNTVCT_EL0 first (the default on aarch64)], [$1])
+  [try the ARMv8 generic timer CNTVCT_EL0 first (the default on aarch64),
+   even with --enable-armv8-pmccntr], [$1])
 _CYCLE_ARG_ONE([armv7a-pmccntr],
-  [try the ARMv7-A PMU cycle counter PMCCNTR first], [$1])
+  [try the ARMv7-A PMU cycle counter PMCCNTR first,
+   unless --enable-armv7a-cntvct is given too], [$1])
 _CYCLE_ARG_ONE([armv7a-cntvct],
-  [try the ARMv7-A generic timer CNTVCT first (the default on ARMv7-A)], [$1])
+  [try the ARMv7-A generic timer CNTVCT first (the default on ARMv7-A),
+   even with --enable-armv7a-pmccntr], [$1])
 
+dnl cycle_armv8_pmu, cycle_armv7_pmu: the PMU option given (its spelling), or empty.
+cycle_armv8_pmu=
+cycle_armv7_pmu=
 AS_IF([test "x$enable_armv8_pmccntr" = xyes || test "x$enable_armv8_pmccntr_el0" = xyes],
   [AS_IF([test "x$enable_armv8_pmccntr" = xyes],
-     [cycle_option=--enable-armv8-pmccntr],
-     [cycle_option=--enable-armv8-pmccntr-el0])
-   _CYCLE_REQUIRE_TARGET([$cycle_option], [an aarch64 compiler],
+     [cycle_armv8_pmu=--enable-armv8-pmccntr],
+     [cycle_armv8_pmu=--enable-armv8-pmccntr-el0])
+   _CYCLE_REQUIRE_TARGET([$cycle_armv8_pmu], [an aarch64 compiler],
      [defined(__aarch64__)])
    AC_DEFINE([HAVE_ARMV8_PMCCNTR_EL0], [1],
-     [Define to try the ARMv8 PMCCNTR_EL0 cycle counter first.])])
+     [Define to try the ARMv8 PMCCNTR_EL0 cycle counter first (unless
+      HAVE_ARMV8_CNTVCT_EL0 is defined too).])])
 AS_IF([test "x$enable_armv8_cntvct_el0" = xyes],
   [_CYCLE_REQUIRE_TARGET([--enable-armv8-cntvct-el0], [an aarch64 compiler],
      [defined(__aarch64__)])
    AC_DEFINE([HAVE_ARMV8_CNTVCT_EL0], [1],
      [Define to try the ARMv8 CNTVCT_EL0 generic timer first.])])
 AS_IF([test "x$enable_armv7a_pmccntr" = xyes],
-  [_CYCLE_REQUIRE_TARGET([--enable-armv7a-pmccntr],
+  [cycle_armv7_pmu=--enable-armv7a-pmccntr
+   _CYCLE_REQUIRE_TARGET([--enable-armv7a-pmccntr],
      [a 32-bit ARM compiler targeting ARMv7-A or later], [defined(__arm__) && defined(__ARM_ARCH) && __ARM_ARCH >= 7 && (!defined(__ARM_ARCH_PROFILE) || __ARM_ARCH_PROFILE == 'A')])
    AC_DEFINE([HAVE_ARMV7A_PMCCNTR], [1],
-     [Define to try the ARMv7-A PMCCNTR cycle counter first.])])
+     [Define to try the ARMv7-A PMCCNTR cycle counter first (unless
+      HAVE_ARMV7A_CNTVCT is defined too).])])
 AS_IF([test "x$enable_armv7a_cntvct" = xyes],
   [_CYCLE_REQUIRE_TARGET([--enable-armv7a-cntvct],
      [a 32-bit ARM compiler targeting ARMv7-A or later], [defined(__arm__) && defined(__ARM_ARCH) && __ARM_ARCH >= 7 && (!defined(__ARM_ARCH_PROFILE) || __ARM_ARCH_PROFILE == 'A')])
    AC_DEFINE([HAVE_ARMV7A_CNTVCT], [1],
      [Define to try the ARMv7-A CNTVCT generic timer first.])])
+_CYCLE_TIMER_FIRST([cycle_armv8_pmu], [armv8-cntvct-el0], [CNTVCT_EL0])
+_CYCLE_TIMER_FIRST([cycle_armv7_pmu], [armv7a-cntvct], [CNTVCT])
 
 # The chain cycle.h walks on this host, for the summary.
 AC_MSG_CHECKING([which counters cycle.h will try])
@@ -132,10 +160,10 @@ AC_COMPUTE_INT([cycle_port], [CYCLE_PORT_GUESS], [[
 #define CYCLE_PORT_GUESS 0
 #endif]], [cycle_port=0])
 AS_CASE([$cycle_port],
-  [1], [AS_IF([test "x$enable_armv8_pmccntr" = xyes || test "x$enable_armv8_pmccntr_el0" = xyes],
+  [1], [AS_IF([test -n "$cycle_armv8_pmu"],
          [CYCLE_COUNTER_CHAIN="PMCCNTR_EL0 -> PMCCNTR_EL0_perf -> CNTVCT_EL0 -> clock_gettime"],
          [CYCLE_COUNTER_CHAIN="CNTVCT_EL0 -> clock_gettime"])],
-  [2], [AS_IF([test "x$enable_armv7a_pmccntr" = xyes],
+  [2], [AS_IF([test -n "$cycle_armv7_pmu"],
          [CYCLE_COUNTER_CHAIN="PMCCNTR -> CNTVCT -> clock_gettime"],
          [CYCLE_COUNTER_CHAIN="CNTVCT -> clock_gettime"])],
   [3], [CYCLE_COUNTER_CHAIN="rdtsc -> clock_gettime"],

@@ -43,7 +43,7 @@ configure_with() {
 		CC="${CC:-cc}" CXX="${CXX:-c++}" "$@") >"$tmp/out" 2>&1
 }
 
-echo "1..13"
+echo "1..17"
 for opt in armv8-pmccntr:HAVE_ARMV8_PMCCNTR_EL0:$armv8 \
 	armv8-pmccntr-el0:HAVE_ARMV8_PMCCNTR_EL0:$armv8 \
 	armv8-cntvct-el0:HAVE_ARMV8_CNTVCT_EL0:$armv8 \
@@ -112,4 +112,45 @@ if command -v autoreconf >/dev/null 2>&1; then
 else
 	skip "autoreconf is not installed"
 fi
+
+# Two options of one family are accepted, as FFTW's configure accepts them:
+# the generic timer comes first (as in cycle.h), and --help says so.
+configure_with help --help
+tr -s ' \n' '  ' <"$tmp/out" | grep -q -- "--enable-armv8-cntvct-el0 try the ARMv8 generic timer CNTVCT_EL0 first (the default on aarch64), even with --enable-armv8-pmccntr" &&
+	tr -s ' \n' '  ' <"$tmp/out" | grep -q -- "--enable-armv7a-cntvct try the ARMv7-A generic timer CNTVCT first (the default on ARMv7-A), even with --enable-armv7a-pmccntr"
+ok $? "--help states that the generic timer comes first when both options of a family are given"
+
+# together NAME POSSIBLE CHAIN WARNINGS MACROS -- OPTIONS...: where POSSIBLE
+# is yes, configure succeeds, defines every one of MACROS, prints WARNINGS
+# warning lines and names CHAIN as the chain; elsewhere it stops with one
+# error line naming the host.
+together() {
+	name=$1 possible=$2 chain=$3 warnings=$4 macros=$5
+	shift 6
+	configure_with "$name" "$@"
+	rc=$?
+	if [ "$possible" = yes ]; then
+		[ $rc -eq 0 ] &&
+			[ "$(grep -c 'WARNING: .*comes first' "$tmp/out")" -eq "$warnings" ] &&
+			grep -q "which counters cycle.h will try\.\.\. $chain\$" "$tmp/out" || return 1
+		for m in $macros; do
+			grep -q "^#define $m 1" "$tmp/$name/config.h" || return 1
+		done
+	else
+		[ $rc -ne 0 ] && [ "$(grep -c 'error: ' "$tmp/out")" -eq 1 ] &&
+			grep -q "error: --enable-.* needs .*, but the compiler .* targets " "$tmp/out"
+	fi
+}
+together armv8-both "$armv8" "CNTVCT_EL0 -> clock_gettime" 1 \
+	"HAVE_ARMV8_PMCCNTR_EL0 HAVE_ARMV8_CNTVCT_EL0" -- \
+	--enable-armv8-pmccntr --enable-armv8-cntvct-el0
+ok $? "--enable-armv8-pmccntr --enable-armv8-cntvct-el0 on $target: $([ "$armv8" = yes ] && echo "CNTVCT_EL0 first, one warning" || echo "one error naming the host")"
+together armv7-both "$armv7" "CNTVCT -> clock_gettime" 1 \
+	"HAVE_ARMV7A_PMCCNTR HAVE_ARMV7A_CNTVCT" -- \
+	--enable-armv7a-pmccntr --enable-armv7a-cntvct
+ok $? "--enable-armv7a-pmccntr --enable-armv7a-cntvct on $target: $([ "$armv7" = yes ] && echo "CNTVCT first, one warning" || echo "one error naming the host")"
+together armv8-spellings "$armv8" "PMCCNTR_EL0 -> PMCCNTR_EL0_perf -> CNTVCT_EL0 -> clock_gettime" 0 \
+	HAVE_ARMV8_PMCCNTR_EL0 -- \
+	--enable-armv8-pmccntr --enable-armv8-pmccntr-el0
+ok $? "both spellings of PMCCNTR_EL0 on $target: $([ "$armv8" = yes ] && echo "PMCCNTR_EL0 first, no warning" || echo "one error naming the host")"
 tap_status
