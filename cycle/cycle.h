@@ -1342,24 +1342,29 @@ CYCLE_IMPL_INLINE void cycle_impl_cat(char *buf, size_t size, size_t *n,
 }
 
 /* Appends value, then after, cutting value short (marked "...") where both
- * would not fit: a value from the environment can be any length, and the
- * line must still end as written, in its newline, or it runs into the
- * program's next line of stderr. */
+ * would not fit, and writing its control characters as '?': a value from
+ * the environment can be any length and hold anything (a newline, a
+ * terminal's escape), and the line must still be one line that ends as
+ * written, in its newline, or it runs into the program's next line. */
 CYCLE_IMPL_INLINE void cycle_impl_cat_value(char *buf, size_t size,
 					    size_t *n, const char *value,
 					    const char *after)
 {
 	size_t keep = strlen(after) + 1; /* and the terminating '\0' */
 	size_t room = size > *n + keep ? size - *n - keep : 0;
+	size_t len = strlen(value);
+	size_t take = len <= room ? len : room > 3 ? room - 3 : 0;
 
-	if (strlen(value) > room) {
-		while (room > 3 && *value) {
-			buf[(*n)++] = *value++;
-			room--;
-		}
-		value = room >= 3 ? "..." : "";
+	for (; take > 0; take--) {
+		char c = *value++;
+
+		if ((unsigned char)c < 0x20 || c == 0x7f)
+			c = '?';
+		buf[(*n)++] = c;
 	}
-	cycle_impl_cat(buf, size, n, value);
+	buf[*n] = '\0';
+	if (len > room)
+		cycle_impl_cat(buf, size, n, room >= 3 ? "..." : "");
 	cycle_impl_cat(buf, size, n, after);
 }
 

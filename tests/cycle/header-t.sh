@@ -28,7 +28,7 @@ if command -v clang >/dev/null 2>&1 && clang --target="$target" -c -o "$tmp/x.o"
 fi
 cxx="${CXX:-c++}"
 
-echo "1..36"
+echo "1..37"
 IFS='|'
 for cc in $compilers; do
 	unset IFS
@@ -138,7 +138,14 @@ if ${CC:-cc} -I"$src/cycle" "$tmp/long.c" -o "$tmp/long" >"$tmp/log" 2>&1 &&
 	cp "$tmp/err" "$tmp/log"
 	[ $rc -eq 0 ] && whole_lines 2
 	ok $? "with CYCLE_DEBUG=1 too: two whole lines"
+	# A newline or a terminal's escape in the value stays inside the line.
+	CYCLE_COUNTER=$(printf 'a\nb\033[31mc\177') ${TEST_EMULATOR:-} "$tmp/long" 2>"$tmp/err"
+	rc=$?
+	cp "$tmp/err" "$tmp/log"
+	[ $rc -eq 0 ] && whole_lines 1 && grep -q '^cycle.h: CYCLE_COUNTER=a?b?\[31mc? is not' "$tmp/err"
+	ok $? "control characters in CYCLE_COUNTER are written as '?': one whole line"
 else
+	skip "no engine for $target (or the program does not build)"
 	skip "no engine for $target (or the program does not build)"
 	skip "no engine for $target (or the program does not build)"
 fi
