@@ -31,6 +31,7 @@
 #include "probe-lib.h" /* PACKAGE_VERSION, with or without the engine */
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -80,12 +81,21 @@ static int finish_stdout(int status)
 	return status;
 }
 
+/* A file size limit (ulimit -f) must make a write fail with EFBIG, which
+ * gets exit status 3 and one line, and leaves no temporary report behind;
+ * SIGXFSZ's default would kill the probe with neither. */
+static void ignore_file_size_signal(void)
+{
+	signal(SIGXFSZ, SIG_IGN);
+}
+
 #ifndef CYCLE_IMPL_ENGINE
 
 /* Without cycle.h's engine (not Linux, or no GCC-compatible compiler) there
  * is no trap handler, so probing a counter could kill the process. */
 int main(int argc, char **argv)
 {
+	ignore_file_size_signal();
 	if (argc == 2 && strcmp(argv[1], "--help") == 0) {
 		fputs(usage_text, stdout);
 		return finish_stdout(0);
@@ -115,6 +125,7 @@ struct options {
 	int explicit_cpus;
 	cpu_set_t cpus;
 	cpu_set_t outside;        /* online, outside the affinity mask */
+	cpu_set_t unasked;        /* online, allowed, left out by --cpu */
 	int qualify;
 	const char *report_path;  /* --report FILE; NULL none */
 	FILE *report;             /* stdout for --report -, else NULL */
@@ -230,11 +241,11 @@ static int parse_options(int argc, char **argv, struct options *o)
 	}
 	online_cpus(&online);
 	allowed_cpus(&online, &allowed);
+	/* Every online CPU left out is named in the output as not probed,
+	 * with why: a verdict must not pass for the whole machine's. */
+	CPU_XOR(&o->outside, &online, &allowed);
 	if (!list) {
-		/* The others are named in the output as not probed: a
-		 * verdict must not pass for the whole machine's. */
 		o->cpus = allowed;
-		CPU_XOR(&o->outside, &online, &allowed);
 	} else {
 		rc = parse_cpu_list(list, &o->cpus, &beyond);
 		if (rc == 0)
@@ -244,6 +255,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 			return 2;
 		if (rc < 0)
 			return no_such_cpu(beyond, &allowed);
+		CPU_XOR(&o->unasked, &allowed, &o->cpus);
 	}
 	if (o->vary_frequency && (rc = check_cpufreq(&o->cpus)) != 0)
 		return rc;
@@ -274,66 +286,6 @@ static int check_cpufreq(const cpu_set_t *cpus)
 		}
 	}
 	return 0;
-}
-
-/* --report FILE: checked before a second of measuring is spent, written
- * only at the end (write_report), so that an interrupted run leaves an
- * earlier report as it was.  A regular file, or a new one, is replaced by
- * rename() from a temporary file beside it, so its directory must be
- * writable; a symbolic link's target is what is replaced.  A device or a
- * FIFO (/dev/stdout on a pipe) holds no earlier report: written in place. */
-static int open_report(struct options *o)
-{
-	const char *path = o->report_path, *slash, *why = NULL;
-	char *file = o->report_file, dir[PATH_MAX];
-	struct stat st;
-
-	if (!path)
-		return -1;
-	if (strcmp(path, "-") == 0) {
-		if (o->json) {
-			fputs("cycle-probe: --report - and --json both want "
-			      "standard output\n", stderr);
-			return 2;
-		}
-		o->report = stdout;
-		return -1;
-	}
-	if (path[0] == '-')
-		return usage_error("--report needs a file name, or -, not",
-				   path);
-	if (stat(path, &st) != 0) {
-		if (errno != ENOENT)
-			why = strerror(errno);
-		else if (strlen(path) >= sizeof(o->report_file))
-			why = strerror(ENAMETOOLONG);
-		else
-			strcpy(file, path);
-	} else if (!S_ISREG(st.st_mode)) {
-		o->report_in_place = 1;
-		if (S_ISDIR(st.st_mode))
-			why = "it is a directory";
-		else if (access(path, W_OK) != 0)
-			why = strerror(errno);
-	} else if (!realpath(path, file) || access(file, W_OK) != 0) {
-		why = strerror(errno);
-	}
-	if (!why && !o->report_in_place) {
-		slash = strrchr(file, '/');
-		if (!slash)
-			snprintf(dir, sizeof(dir), ".");
-		else
-			snprintf(dir, sizeof(dir), "%.*s", (int)(slash - file) +
-				 (slash == file), file);
-		if (access(dir, W_OK | X_OK) != 0)
-			why = strerror(errno);
-	}
-	if (why) {
-		fprintf(stderr, "cycle-probe: cannot write the report to %s: "
-			"%s\n", path, why);
-		return 2;
-	}
-	return -1;
 }
 
 /* A temporary file beside file, as tmp: its descriptor, or -1 with errno.
@@ -370,6 +322,139 @@ static int temp_beside(const char *file, char *tmp, size_t size)
 	unlink(tmp);
 	errno = err;
 	return -1;
+}
+
+/* The directory of file, "." when it names none. */
+static void dir_of(const char *file, char *dir, size_t size)
+{
+	const char *slash = strrchr(file, '/');
+
+	if (!slash)
+		snprintf(dir, size, ".");
+	else
+		snprintf(dir, size, "%.*s", (int)(slash - file) +
+			 (slash == file), file);
+}
+
+static int report_error(const char *path, const char *why)
+{
+	fprintf(stderr, "cycle-probe: cannot write the report to %s: %s\n",
+		path, why);
+	return 2;
+}
+
+static int same_file(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+/* Why st, an existing --report file, is this process's standard output
+ * or error (/dev/stdout, /dev/fd/2, the file of 2>>build.log), or NULL:
+ * renaming the report over it would destroy what the caller collects
+ * there, and writing it in place would mix the two. */
+static const char *std_stream(const struct stat *st)
+{
+	struct stat fd_st;
+
+	if (fstat(1, &fd_st) == 0 && same_file(&fd_st, st))
+		return "it is this process's standard output: use --report -";
+	if (fstat(2, &fd_st) == 0 && same_file(&fd_st, st))
+		return "it is this process's standard error: give a file";
+	return NULL;
+}
+
+/* Tries now what write_report does at the end to file (old: its earlier
+ * report, or NULL): a temporary file is created beside it and removed at
+ * once, which finds a name too long for the directory or for PATH_MAX, a
+ * directory this process may not write, a read-only file system.  What
+ * creating does not show is rename()'s rule in a sticky directory (/tmp):
+ * another user's file there is only its owner's, the directory's owner's
+ * or root's to replace.  Returns 2 with one line, or -1. */
+static int try_replace(const char *path, const char *file,
+		       const struct stat *old)
+{
+	char tmp[PATH_MAX + 16], dir[PATH_MAX], why[PATH_MAX + 64];
+	uid_t euid = geteuid();
+	struct stat dst;
+	int fd;
+
+	dir_of(file, dir, sizeof(dir));
+	if (old && euid != 0 && euid != old->st_uid && stat(dir, &dst) == 0 &&
+	    (dst.st_mode & S_ISVTX) && euid != dst.st_uid) {
+		fprintf(stderr, "cycle-probe: cannot replace %s: it belongs "
+			"to another user in a sticky directory\n", path);
+		return 2;
+	}
+	fd = temp_beside(file, tmp, sizeof(tmp));
+	if (fd < 0 && errno == ENAMETOOLONG)
+		return report_error(path, "the name of its temporary file "
+				    "(.NAME.XXXXXX beside it) is too long");
+	if (fd < 0) {
+		snprintf(why, sizeof(why), "cannot create a file in %s: %s",
+			 dir, strerror(errno));
+		return report_error(path, why);
+	}
+	close(fd);
+	unlink(tmp);
+	return -1;
+}
+
+/* --report FILE: checked before a second of measuring is spent, written
+ * only at the end (write_report), so that an interrupted run leaves an
+ * earlier report as it was.  A regular file, or a new one, is replaced by
+ * rename() from a temporary file beside it (try_replace); a symbolic
+ * link's target is what is replaced, and a link to nothing is refused
+ * rather than replaced by a file.  A device or a FIFO holds no earlier
+ * report: written in place.  Never over this process's standard output
+ * or error (std_stream). */
+static int open_report(struct options *o)
+{
+	const char *path = o->report_path, *why = NULL;
+	char *file = o->report_file;
+	struct stat st;
+	int exists;
+
+	if (!path)
+		return -1;
+	if (strcmp(path, "-") == 0) {
+		if (o->json) {
+			fputs("cycle-probe: --report - and --json both want "
+			      "standard output\n", stderr);
+			return 2;
+		}
+		o->report = stdout;
+		return -1;
+	}
+	if (path[0] == '-')
+		return usage_error("--report needs a file name, or -, not",
+				   path);
+	exists = stat(path, &st) == 0;
+	if (exists && (why = std_stream(&st)))
+		return report_error(path, why);
+	if (!exists) {
+		if (errno != ENOENT)
+			why = strerror(errno);
+		else if (lstat(path, &st) == 0)
+			why = "it is a symbolic link to nothing: name the file "
+			      "to create instead";
+		else if (strlen(path) >= sizeof(o->report_file))
+			why = strerror(ENAMETOOLONG);
+		else
+			strcpy(file, path);
+	} else if (!S_ISREG(st.st_mode)) {
+		o->report_in_place = 1;
+		if (S_ISDIR(st.st_mode))
+			why = "it is a directory";
+		else if (access(path, W_OK) != 0)
+			why = strerror(errno);
+	} else if (!realpath(path, file) || access(file, W_OK) != 0) {
+		why = strerror(errno);
+	}
+	if (why)
+		return report_error(path, why);
+	if (o->report_in_place)
+		return -1;
+	return try_replace(path, file, exists ? &st : NULL);
 }
 
 /* Flushes and closes f, syncing it to the disk first when asked: 0, or
@@ -457,6 +542,8 @@ static int probe_cpus(const struct options *o, struct report *rep,
 	for (c = 0; c < CPU_SETSIZE; c++) {
 		if (CPU_ISSET(c, &o->outside))
 			skip_cpu(rep, c, 0);
+		else if (CPU_ISSET(c, &o->unasked))
+			skip_cpu(rep, c, SKIP_NOT_ASKED);
 		if (!CPU_ISSET(c, &o->cpus))
 			continue;
 		if (pin_to(c) != 0) {
@@ -875,6 +962,7 @@ int main(int argc, char **argv)
 	int rc;
 
 	hold_std_fds();
+	ignore_file_size_signal();
 	memset(&rep, 0, sizeof(rep));
 	rc = probe(argc, argv, &rep, &q);
 	qualify_free(q);

@@ -638,7 +638,9 @@ void skipped_cpus(const struct report *rep, cpu_set_t *set)
 
 void skipped_why(int err, char *buf, size_t size)
 {
-	if (err)
+	if (err == SKIP_NOT_ASKED)
+		snprintf(buf, size, "not asked for (--cpu)");
+	else if (err)
 		snprintf(buf, size, "cannot run on it: %s", strerror(err));
 	else
 		snprintf(buf, size, "not in this process's affinity mask");

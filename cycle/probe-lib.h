@@ -81,8 +81,9 @@ struct result {
 };
 
 /* An online CPU the probe did not run on, and why: err is 0 for one
- * outside the affinity mask it was started with, else the errno of
- * pinning to it. */
+ * outside the affinity mask it was started with, SKIP_NOT_ASKED for one
+ * that --cpu left out, else the errno of pinning to it. */
+#define SKIP_NOT_ASKED (-1)
 struct skipped {
 	int cpu;
 	int err;

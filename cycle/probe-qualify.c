@@ -943,7 +943,7 @@ static const char *configured_level(const struct qualification *q)
 }
 
 /* Which CPUs a verdict is about, when some online ones were not probed
- * (taskset): " on CPU 1 (CPU 0 not probed)", else "". */
+ * (taskset, --cpu): " on CPU 1 (CPU 0 not probed)", else "". */
 static void coverage(const struct report *rep, char *buf, size_t size)
 {
 	char probed[256], skipped[256];

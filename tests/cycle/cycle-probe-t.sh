@@ -14,7 +14,7 @@ trap 'rm -rf "$tmp"' EXIT
 TAP_DIAG=$tmp/err
 lines() { wc -l <"$1" | tr -d ' '; }
 
-echo "1..42"
+echo "1..53"
 [ -x "$probe" ] || { echo "Bail out! $probe was not built"; exit 1; }
 
 run --version >"$tmp/out" 2>"$tmp/err"
@@ -113,8 +113,30 @@ if [ "$online" -ge 2 ] && command -v taskset >/dev/null 2>&1; then
 	taskset -c "$one" ${TEST_EMULATOR:-} "$probe" --json >"$tmp/json" 2>"$tmp/err"
 	check "[c['cpu'] for c in j['cpus']] == [$one] and [x['cpu'] for x in j['not_probed']] == [$others] and all('affinity' in x['why'] for x in j['not_probed'])" \
 		"--json under taskset -c $one: not_probed lists the others ($others) and why"
+	taskset -c "$one" ${TEST_EMULATOR:-} "$probe" --json --cpu "$one" >"$tmp/json" 2>"$tmp/err"
+	check "[c['cpu'] for c in j['cpus']] == [$one] and [x['cpu'] for x in j['not_probed']] == [$others] and all('affinity' in x['why'] for x in j['not_probed'])" \
+		"--json --cpu $one under taskset -c $one: not_probed still lists the others ($others)"
 else
-	for _ in 1 2 3 4; do skip "needs two online CPUs and taskset"; done
+	for _ in 1 2 3 4 5; do skip "needs two online CPUs and taskset"; done
+fi
+
+# --cpu LIST: the online CPUs left out are named as not probed, "not asked
+# for", and the verdicts say which CPUs they are about, as under taskset.
+nall=$(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))['cpus']))" "$tmp/all.json")
+if [ "$nall" -ge 2 ]; then
+	first=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['cpus'][0]['cpu'])" "$tmp/all.json")
+	rest=$(python3 -c "import json,sys; print(','.join(str(c['cpu']) for c in json.load(open(sys.argv[1]))['cpus'][1:]))" "$tmp/all.json")
+	run --qualify --cpu "$first" >"$tmp/cpu.txt" 2>"$tmp/err"
+	rc=$?
+	grep -q "^cpu [0-9,-]*: not probed: not asked for (--cpu)\$" "$tmp/cpu.txt" &&
+		grep -q "^qualified: .* on CPU $first (CPUs\{0,1\} [0-9,-]* not probed); advice: " "$tmp/cpu.txt"
+	ok $? "--qualify --cpu $first (exit $rc): the table names the others, the verdict says CPU $first ($(grep '^qualified:' "$tmp/cpu.txt" | cut -c1-80))"
+	run --qualify --json --cpu "$first" >"$tmp/json" 2>"$tmp/err"
+	check "[c['cpu'] for c in j['cpus']] == [$first] and [x['cpu'] for x in j['not_probed'] if x['why'] == 'not asked for (--cpu)'] == [$rest]" \
+		"--qualify --json --cpu $first: not_probed lists CPUs $rest, not asked for (--cpu)"
+else
+	skip "needs two CPUs to probe"
+	skip "needs two CPUs to probe"
 fi
 
 # --qualify: a verdict per counter, consistent with the exit status, the
@@ -162,6 +184,89 @@ rc=$?
 [ "$rc" -eq 2 ] && [ "$(lines "$tmp/err")" -eq 1 ] && [ ! -s "$tmp/out" ]
 ok $? "an unwritable report: exit 2 ($rc) before measuring, one line on stderr"
 
+# refused MESSAGE DESCRIPTION: the last run stopped before measuring: exit
+# 2, nothing on standard output, one line on stderr matching MESSAGE.
+refused() {
+	[ "$rc" -eq 2 ] && [ ! -s "$tmp/out" ] && [ "$(lines "$tmp/err")" -eq 1 ] &&
+		grep -q -- "$1" "$tmp/err"
+	ok $? "$2: exit 2 ($rc), $(cut -c1-160 "$tmp/err")"
+}
+
+# The report is never renamed over this process's standard output or
+# error: 2>>build.log would lose the log.
+echo "an earlier log" >"$tmp/log"
+cp "$tmp/log" "$tmp/log.orig"
+run --report /dev/stdout >>"$tmp/log" 2>"$tmp/err"
+rc=$?
+cp "$tmp/log" "$tmp/out.log"
+: >"$tmp/out"
+cmp -s "$tmp/out.log" "$tmp/log.orig" || echo "standard output changed" >>"$tmp/err"
+refused "is this process's standard output: use --report -\$" "--report /dev/stdout, standard output a file (left as it was)"
+run --report /dev/stderr >"$tmp/out" 2>>"$tmp/log"
+rc=$?
+head -1 "$tmp/log" >"$tmp/out.log"
+sed 1d "$tmp/log" >"$tmp/err"
+cmp -s "$tmp/out.log" "$tmp/log.orig" || echo "the earlier log is gone" >>"$tmp/err"
+refused "is this process's standard error: give a file\$" "--report /dev/stderr, 2>> a log (kept, one line added)"
+
+# What would fail at the end is found before measuring: the temporary
+# file's name, .NAME.XXXXXX, too long for the directory (NAME_MAX) or for
+# PATH_MAX.
+long=$(printf '%250s' '' | tr ' ' r)
+run --report "$tmp/$long" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+refused "temporary file .* too long" "a 250-byte name, whose temporary name is too long"
+deep=$tmp/deep
+comp=$(printf '%200s' '' | tr ' ' d)
+mkdir "$deep"
+while [ ${#deep} -lt 3850 ]; do
+	deep=$deep/$comp
+	mkdir "$deep" || break
+done
+name=$(printf '%*s' $((4090 - ${#deep} - 1)) '' | tr ' ' r)
+run --report "$deep/$name" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+refused "temporary file .* too long" "a 4090-byte path, whose temporary name exceeds PATH_MAX"
+
+# A symbolic link to nothing: refused, not replaced by a file.
+ln -s gone.md "$tmp/link.md"
+run --report "$tmp/link.md" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+{ [ -L "$tmp/link.md" ] && [ ! -e "$tmp/gone.md" ]; } || echo "the link was replaced" >>"$tmp/err"
+refused "symbolic link to nothing" "a dangling symbolic link"
+
+# As another user (root may write anywhere): a directory it may not write,
+# and another user's file in a sticky directory, which rename() may not
+# replace though the file is writable.
+as_nobody=""
+if [ "$(id -u)" -ne 0 ]; then
+	why="not root: cannot run as another user"
+elif ! command -v setpriv >/dev/null 2>&1; then
+	why="no setpriv"
+else
+	as_nobody="setpriv --reuid=$(id -u nobody) --regid=$(id -g nobody) --clear-groups"
+	chmod 711 "$tmp"
+	$as_nobody ${TEST_EMULATOR:-} "$probe" --version >/dev/null 2>&1 ||
+		{ why="nobody cannot run $probe"; as_nobody=""; }
+fi
+if [ -n "$as_nobody" ]; then
+	mkdir "$tmp/ro" "$tmp/sticky"
+	chmod 755 "$tmp/ro"
+	chmod 1777 "$tmp/sticky"
+	echo "root's report" >"$tmp/sticky/r.md"
+	chmod 666 "$tmp/sticky/r.md"
+	$as_nobody ${TEST_EMULATOR:-} "$probe" --report "$tmp/ro/r.md" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	refused "cannot create a file in $tmp/ro: Permission denied\$" "as nobody, a directory it may not write"
+	$as_nobody ${TEST_EMULATOR:-} "$probe" --report "$tmp/sticky/r.md" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	[ "$(cat "$tmp/sticky/r.md")" = "root's report" ] || echo "root's report changed" >>"$tmp/err"
+	refused "belongs to another user in a sticky directory\$" "as nobody, root's file in a sticky directory"
+else
+	skip "$why"
+	skip "$why"
+fi
+
 # --vary-frequency where it cannot work: no cpufreq, or not root.
 first_cpu=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['cpus'][0]['cpu'])" "$tmp/json" 2>/dev/null || echo 0)
 maxfreq=/sys/devices/system/cpu/cpu$first_cpu/cpufreq/scaling_max_freq
@@ -198,7 +303,8 @@ run >&- 2>"$tmp/err"
 stdout_fails $? "standard output closed"
 
 # A report that passes the check before measuring but cannot be written at
-# the end (no file may grow: ulimit -f 0, SIGXFSZ ignored so that write()
+# the end (no file may grow: ulimit -f 0, with SIGXFSZ's default action as
+# a user's shell leaves it; the probe ignores the signal, so that write()
 # fails with EFBIG): the earlier report stays whole, no temporary file is
 # left beside it.  Standard error goes through a pipe, which the limit
 # spares.
@@ -206,7 +312,6 @@ mkdir "$tmp/keep"
 echo "an earlier report" >"$tmp/keep/r.md"
 cp "$tmp/keep/r.md" "$tmp/r.md.orig"
 (
-	trap '' XFSZ
 	ulimit -f 0 && run --report "$tmp/keep/r.md" 2>&1 >/dev/null
 	echo "rc=$?"
 ) | cat >"$tmp/out"
@@ -215,5 +320,15 @@ grep -v '^rc=' "$tmp/out" >"$tmp/err"
 [ "$rc" = 3 ] && [ "$(lines "$tmp/err")" -eq 1 ] && grep -q 'keep/r\.md' "$tmp/err" &&
 	cmp -s "$tmp/keep/r.md" "$tmp/r.md.orig" && [ "$(ls -A "$tmp/keep")" = r.md ]
 ok $? "a report that cannot be written: exit 3 ($rc), the earlier one whole, no temporary file ($(ls -A "$tmp/keep" | tr '\n' ' '))"
+
+
+# Standard output to a file that may not grow: exit 3 and one line too.
+(
+	ulimit -f 0 && run >"$tmp/big.txt"
+	echo "rc=$?"
+) 2>&1 | cat >"$tmp/out"
+rc=$(sed -n 's/^rc=//p' "$tmp/out")
+grep -v '^rc=' "$tmp/out" >"$tmp/err"
+stdout_fails "${rc:-0}" "standard output under ulimit -f 0"
 
 tap_status
