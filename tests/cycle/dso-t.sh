@@ -32,12 +32,24 @@ lib() {
 }
 
 # run DESCRIPTION COMMAND...: one TAP result from the command's exit status.
+# Status 3 is a 10 ms sleep timed outside 5..200 ms: a rate calibrated while
+# the machine was busy (the v2 header measures it over 200 us) can be that
+# far off once, and a library reading another's state would be off every
+# time; so that case is run again, up to three times, and the tries said.
 run() {
 	what=$1
 	shift
-	# shellcheck disable=SC2086
-	$emu "$@" >"$tmp/log" 2>&1
-	ok $? "$what"
+	tries=0
+	while :; do
+		tries=$((tries + 1))
+		# shellcheck disable=SC2086
+		$emu "$@" >"$tmp/log" 2>&1
+		rc=$?
+		[ "$rc" -eq 3 ] && [ "$tries" -lt 3 ] || break
+		sed 's/^/# (try '"$tries"', timing out of bounds) /' "$tmp/log"
+	done
+	[ "$tries" -eq 1 ] || what="$what ($tries tries)"
+	ok $rc "$what"
 	sed 's/^/# /' "$tmp/log"
 }
 

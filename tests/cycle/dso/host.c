@@ -14,7 +14,9 @@
  *   host-cycle reinstall PLUGIN   the same stray, then the program's own
  *        copy installs its guard over it: a genuine fault must still reach
  *        the program's handler (the two guards must not chain to each other)
- * Exit status 0 on success; what went wrong on stderr.
+ * Exit status 0 on success, 3 when mixed timed a sleep outside 5..200 ms
+ * (dso-t.sh tries that again: a busy machine can upset one calibration);
+ * what went wrong on stderr.
  */
 #include <dlfcn.h>
 #include <setjmp.h>
@@ -103,7 +105,7 @@ static int mixed(char **argv)
 		printf("%s: %s measured a 10 ms sleep as %.2f ms\n",
 		       argv[3 + 2 * k], counter(), t);
 		if (!(t > 5.0 && t < 200.0))
-			bad = 1;
+			bad = 3;
 	}
 	return bad;
 }
