@@ -89,7 +89,8 @@ check "module: the report's per-CPU table has a row per CPU and counter" \
 diag "$(cat /tmp/report.md)"
 is "module, --cpu 3: one CPU, PMCCNTR_EL0 is fit for planning (exit 0)" 0 \
 	"$(qualify --cpu 3)"
-is "module, --cpu 3: the verdict" "fit for planning" "$(verdict PMCCNTR_EL0)"
+is "module, --cpu 3: the verdict, saying which CPUs it covers" \
+	"fit for planning on CPU 3 (CPUs 0-2,4-$((cpu_count - 1)) not probed)" "$(verdict PMCCNTR_EL0)"
 is "module, --cpu $cpu_count (no such CPU): exit 2" 2 "$(qualify --cpu "$cpu_count")"
 is "module, --cpu $cpu_count: one line on stderr" 1 "$(grep -c '' /tmp/qualify.err)"
 check "rmmod cycle_enable" rmmod cycle_enable
