@@ -96,6 +96,10 @@
  *   engine or without.  That is the one order every build can keep without
  *   reading a PMU counter unguarded: a strict ISO mode has no guard, and
  *   FFTW's blocks (master), which the header follows there, pick the timer.
+ *   On 32-bit ARM Linux without the engine (a strict ISO mode) neither ARMv7
+ *   macro is obeyed: Linux can make both counters trap and nothing could
+ *   catch it, so the header reads neither and says so with a #warning; the
+ *   program gets timespec_get in C11, no counter in C99 (FFTW: ESTIMATE).
  *   A build that names the timer has said that it will do; at run time
  *   CYCLE_COUNTER=PMCCNTR_EL0 (or PMCCNTR) still starts at the PMU.  (FFTW
  *   3.3.11 preferred PMCCNTR_EL0 on aarch64, and did not compile with both
@@ -149,8 +153,8 @@
  *                                         only in a strict ISO mode)
  *   rpcc            unsigned int        Alpha: GCC [C]; DEC C && HAVE_C_ASM_H
  *   rd %tick        unsigned long       SPARC v9 with GCC [C]
- *   CNTVCT          uint64_t            HAVE_ARMV7A_CNTVCT (32-bit ARM)
- *   PMCCNTR         uint64_t            HAVE_ARMV7A_PMCCNTR (32 bits read)
+ *   CNTVCT          uint64_t            HAVE_ARMV7A_CNTVCT (32-bit ARM) [L]
+ *   PMCCNTR         uint64_t            HAVE_ARMV7A_PMCCNTR (32 bits read) [L]
  *   CNTVCT_EL0      uint64_t            aarch64 && (macOS || Linux ||
  *                                         HAVE_ARMV8_CNTVCT_EL0)
  *   PMCCNTR_EL0     uint64_t            aarch64 && HAVE_ARMV8_PMCCNTR_EL0
@@ -164,7 +168,8 @@
  *   ZBUS timer      uint64_t            HAVE_MIPS_ZBUS_TIMER && MIPS [C] [Z]
  *   CNTVCT_EL0      uint64_t            (this header's) aarch64, elsewhere
  *   timespec_get    uint64_t            (this header's) ISO C11: nanoseconds
- *   [C] also on Linux: the engine is not compiled there.  [T] TIME_MIN 5000,
+ *   [C] also on Linux: the engine is not compiled there.  [L] not on
+ *   Linux, where either can trap: #warning, and the blocks below it.  [T] TIME_MIN 5000,
  *   as FFTW (timespec_get's is 2000; the others leave FFTW's 100).  [Z] read through /dev/mem, mapped at the first
  *   call and kept mapped (root only; elsewhere every reading is 0, as in
  *   FFTW, but nothing is printed).  tests/cycle/classic-t.sh checks every
@@ -183,6 +188,8 @@
  *   CYCLE_DEBUG=1       print one line on stderr naming the counter chosen and
  *                       why, and one more if it is revoked later.  Nothing is
  *                       ever printed otherwise.
+ *   Both are ignored in a process that runs with privileges its invoker has
+ *   not got (setuid, setgid; with glibc and _GNU_SOURCE: secure_getenv).
  *
  * How it works.  The first getticks() of the process makes the choice.
  * Where the configured counter is one the kernel never takes back from a
@@ -399,8 +406,9 @@
  * Requirements of the engine: Linux, GCC or Clang, POSIX declarations
  * (any mode that declares sigaction, e.g. -std=c89 -D_POSIX_C_SOURCE=199309L;
  * in a strict ISO mode without them, FFTW's block: aarch64 gets CNTVCT_EL0,
- * x86 rdtsc, PowerPC mftb, s390x stck, riscv64 rdtime, ARMv7 with a flag
- * CNTVCT or PMCCNTR, the rest timespec_get in C11 and no counter in C99),
+ * x86 rdtsc, PowerPC mftb, s390x stck, riscv64 rdtime, the rest (ARMv7
+ * with or without a flag too: #warning) timespec_get in C11 and no counter
+ * in C99),
  * and an architecture that is not "classic" (see "Without the engine").
  *
  * Adding a port: write a CYCLE_IMPL_PORT_* block below (counter names, an
@@ -2117,10 +2125,28 @@ CYCLE_IMPL_INLINE int cycle_impl_probe(int index, uint64_t *value)
 
 /* --- The choice, in phases. ------------------------------------------- */
 
+/* The environment, unless the process runs with privileges its invoker has
+ * not got (setuid, setgid; glibc's secure_getenv also knows file
+ * capabilities, where the program's mode declares it): an invoker must not
+ * steer a privileged program's counter, nor make it write to its stderr. */
+CYCLE_IMPL_INLINE const char *cycle_impl_getenv(const char *name)
+{
+#if defined(__GLIBC__) && defined(__USE_GNU) && \
+	(__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 17))
+	return secure_getenv(name);
+#else
+	const char *value = getenv(name);
+
+	if (value && (getuid() != geteuid() || getgid() != getegid()))
+		return NULL;
+	return value;
+#endif
+}
+
 /* Whether CYCLE_DEBUG asks for lines on stderr ("0" and "" do not). */
 CYCLE_IMPL_INLINE int cycle_impl_debug_wanted(void)
 {
-	const char *debug = getenv("CYCLE_DEBUG");
+	const char *debug = cycle_impl_getenv("CYCLE_DEBUG");
 
 	return debug && *debug && strcmp(debug, "0") != 0;
 }
@@ -2143,7 +2169,7 @@ CYCLE_IMPL_INLINE void cycle_impl_cat_using(char *line, size_t size,
 CYCLE_IMPL_INLINE int cycle_impl_choice_start(int configured, int *requested)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
-	const char *request = getenv("CYCLE_COUNTER");
+	const char *request = cycle_impl_getenv("CYCLE_COUNTER");
 	char line[160];
 	size_t n = 0;
 	int r;
@@ -2508,7 +2534,7 @@ CYCLE_IMPL_NOINLINE void cycle_impl_settle(int configured)
 CYCLE_IMPL_NOINLINE int cycle_impl_quick(int configured)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
-	const char *request = getenv("CYCLE_COUNTER");
+	const char *request = cycle_impl_getenv("CYCLE_COUNTER");
 	int expected = CYCLE_IMPL_UNINIT, n;
 	uint64_t first;
 
@@ -2741,6 +2767,15 @@ CYCLE_IMPL_INLINE double cycle_impl_time_min(void)
  * ---------------------------------------------------------------------- */
 
 #if !defined(CYCLE_IMPL_ENGINE)
+
+/* 32-bit ARM Linux can make both ARMv7 counters trap (PMUSERENR.EN clear;
+ * CNTKCTL.PL0VCTEN clear where the timer is broken, and under qemu-arm),
+ * and without the engine nothing catches the signal: the build's flag is not
+ * obeyed rather than the process killed at its first measurement. */
+#if defined(__linux__) && defined(__arm__) && \
+	(defined(HAVE_ARMV7A_CNTVCT) || defined(HAVE_ARMV7A_PMCCNTR))
+#warning "cycle.h: HAVE_ARMV7A_CNTVCT/PMCCNTR not obeyed: Linux can make the counter trap and this mode (strict ISO C?) hides the sigaction the guard needs; compile with -std=gnu99 or -D_POSIX_C_SOURCE=200809L"
+#endif
 
 #if defined(__GNUC__)
 #define CYCLE_IMPL_EXTENSION __extension__
@@ -3011,7 +3046,7 @@ CYCLE_IMPL_INLINE ticks getticks(void)
 #define CYCLE_IMPL_PLAIN_NAME "rpcc"
 #define CYCLE_IMPL_PLAIN_HZ 0.0
 
-#elif defined(HAVE_ARMV7A_CNTVCT) && defined(__arm__)
+#elif defined(HAVE_ARMV7A_CNTVCT) && defined(__arm__) && !defined(__linux__)
 /* ARMv7-A's virtual count, where the build asked for it (the engine asks
  * the kernel on Linux; elsewhere it is the build's word). */
 typedef uint64_t ticks;
@@ -3033,7 +3068,7 @@ CYCLE_IMPL_INLINE ticks getticks(void)
 #define CYCLE_IMPL_PLAIN_HZ 0.0
 #endif
 
-#elif defined(HAVE_ARMV7A_PMCCNTR) && defined(__arm__)
+#elif defined(HAVE_ARMV7A_PMCCNTR) && defined(__arm__) && !defined(__linux__)
 /* ARMv7-A's PMU cycle counter, where the build asked for it: 32 bits in a
  * 64-bit ticks, as in FFTW; elapsed() takes one wrap into account. */
 typedef uint64_t ticks;
