@@ -200,7 +200,8 @@ function(safecycle_counters)
       set(chain "clock_gettime")
       foreach(port
           "defined(__x86_64__) || defined(__i386__)@rdtsc -> clock_gettime"
-          "defined(__riscv) && __riscv_xlen == 64@rdcycle -> rdtime -> clock_gettime"
+          "defined(__riscv) && __riscv_xlen == 64 && defined(HAVE_RISCV_RDCYCLE)@rdcycle -> rdtime -> clock_gettime"
+          "defined(__riscv) && __riscv_xlen == 64@rdtime -> clock_gettime"
           "defined(__powerpc__) || defined(__ppc__)@mftb -> clock_gettime"
           "defined(__s390x__)@stckf -> clock_gettime"
           # The classic architectures: FFTW's one counter, read as FFTW reads it.

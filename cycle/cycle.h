@@ -109,12 +109,15 @@
  *   HAVE_C_ASM_H, HAVE_CLOCK_GETTIME, HAVE__RTC, HAVE_INTRINSICS_H
  *                           as in FFTW, for systems without the engine.
  *   HAVE_MIPS_ZBUS_TIMER    MIPS: read FFTW's ZBUS timer, on Linux too.
+ *   HAVE_RISCV_RDCYCLE      riscv64: try rdcycle first (rdcycle -> rdtime ->
+ *                           clock_gettime; the guard stays while rdcycle is
+ *                           in use), where a sysctl lets user space read it.
  *
  * Fallback chains (the first usable one, starting at the configured counter):
  *   aarch64   PMCCNTR_EL0 -> PMCCNTR_EL0_perf -> CNTVCT_EL0
  *             -> clock_gettime(CLOCK_MONOTONIC_RAW)
  *   ARMv7+    PMCCNTR -> CNTVCT -> clock_gettime
- *   x86       rdtsc -> clock_gettime        riscv64  rdcycle -> rdtime -> clock
+ *   x86       rdtsc -> clock_gettime        riscv64  rdtime -> clock_gettime
  *   powerpc   mftb -> clock_gettime         s390x    stckf -> clock_gettime
  *   others    clock_gettime (Linux); the "classic" architectures and the
  *             systems without the engine: no chain, the table below.
@@ -660,7 +663,10 @@ CYCLE_IMPL_INLINE double cycle_impl_hw_nominal_hz(int i)
 
 #elif defined(__GNUC__) && defined(__riscv) && __riscv_xlen == 64
 /* RISC-V: Linux 6.6+ makes rdcycle trap by default (and the sysctl
- * kernel.perf_user_access can take it back at any time); rdtime does not. */
+ * kernel.perf_user_access can take it back at any time); rdtime does not.
+ * So the chain starts at rdtime, as FFTW does (d46ecddd), with no handler
+ * installed; only a build that defines HAVE_RISCV_RDCYCLE (or a run with
+ * CYCLE_COUNTER=rdcycle) tries rdcycle first, under the guard. */
 #define CYCLE_IMPL_PORT_RISCV 1
 #define CYCLE_IMPL_NHW 2
 #define CYCLE_IMPL_NAMES "rdcycle\0rdtime\0"
@@ -669,7 +675,11 @@ CYCLE_IMPL_INLINE double cycle_impl_hw_nominal_hz(int i)
 #define CYCLE_IMPL_PMU(i) ((i) == 0)
 #define CYCLE_IMPL_CYCLES(i) ((i) == 0)
 #define CYCLE_IMPL_NARROW(i) 0
+#if defined(HAVE_RISCV_RDCYCLE)
 #define CYCLE_IMPL_CONFIGURED 0
+#else
+#define CYCLE_IMPL_CONFIGURED 1
+#endif
 CYCLE_IMPL_INLINE uint64_t cycle_impl_hw_read(int i)
 {
 	uint64_t v;

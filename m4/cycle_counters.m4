@@ -134,8 +134,10 @@ AC_COMPUTE_INT([cycle_port], [CYCLE_PORT_GUESS], [[
 #define CYCLE_PORT_GUESS 2
 #elif defined(__x86_64__) || defined(__i386__)
 #define CYCLE_PORT_GUESS 3
-#elif defined(__riscv) && __riscv_xlen == 64
+#elif defined(__riscv) && __riscv_xlen == 64 && defined(HAVE_RISCV_RDCYCLE)
 #define CYCLE_PORT_GUESS 4
+#elif defined(__riscv) && __riscv_xlen == 64
+#define CYCLE_PORT_GUESS 15
 #elif defined(__powerpc__) || defined(__ppc__)
 #define CYCLE_PORT_GUESS 5
 #elif defined(__s390x__)
@@ -178,6 +180,7 @@ AS_CASE([$cycle_port],
   [11], [CYCLE_COUNTER_CHAIN="rdtime.d"],
   [12], [CYCLE_COUNTER_CHAIN="rrd %clkr"],
   [13], [CYCLE_COUNTER_CHAIN="rdtime"],
+  [15], [CYCLE_COUNTER_CHAIN="rdtime -> clock_gettime"],
   [14], [CYCLE_COUNTER_CHAIN="stck"],
   [CYCLE_COUNTER_CHAIN="clock_gettime"])
 dnl The chain is checked at run time only on Linux with GCC or Clang; elsewhere
