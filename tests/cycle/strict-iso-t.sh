@@ -22,7 +22,7 @@ TAP_DIAG=$tmp/log
 
 echo "1..20"
 case $(${CC:-cc} -dumpmachine 2>/dev/null) in
-arm*-linux-gnueabi*) cc=${CC:-cc} link= run=${TEST_EMULATOR:-} ;;
+arm*-linux-gnueabi*) cc=${CC:-cc} link="" run=${TEST_EMULATOR:-} ;;
 *)
 	cc=arm-linux-gnueabihf-gcc link=-static run=qemu-arm
 	if ! command -v "$cc" >/dev/null 2>&1; then
