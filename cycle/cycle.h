@@ -98,8 +98,10 @@
  *   FFTW's blocks (master), which the header follows there, pick the timer.
  *   On 32-bit ARM Linux without the engine (a strict ISO mode) neither ARMv7
  *   macro is obeyed: Linux can make both counters trap and nothing could
- *   catch it, so the header reads neither and says so with a #warning; the
- *   program gets timespec_get in C11, no counter in C99 (FFTW: ESTIMATE).
+ *   catch it, so the header reads neither and says so with a compiler
+ *   warning (#pragma GCC warning); the program gets timespec_get in C11, no
+ *   counter in C99 (FFTW: ESTIMATE).  Without a macro it is the same, with
+ *   no warning.
  *   A build that names the timer has said that it will do; at run time
  *   CYCLE_COUNTER=PMCCNTR_EL0 (or PMCCNTR) still starts at the PMU.  (FFTW
  *   3.3.11 preferred PMCCNTR_EL0 on aarch64, and did not compile with both
@@ -109,7 +111,8 @@
  *   HAVE_C_ASM_H, HAVE_CLOCK_GETTIME, HAVE__RTC, HAVE_INTRINSICS_H
  *                           as in FFTW, for systems without the engine.
  *   HAVE_MIPS_ZBUS_TIMER    MIPS: read FFTW's ZBUS timer, on Linux too.
- *   HAVE_RISCV_RDCYCLE      riscv64: try rdcycle first (rdcycle -> rdtime ->
+ *   HAVE_RISCV_RDCYCLE      riscv64 (this header's; no configure option):
+ *                           try rdcycle first (rdcycle -> rdtime ->
  *                           clock_gettime; the guard stays while rdcycle is
  *                           in use), where a sysctl lets user space read it.
  *
@@ -191,8 +194,10 @@
  *   CYCLE_DEBUG=1       print one line on stderr naming the counter chosen and
  *                       why, and one more if it is revoked later.  Nothing is
  *                       ever printed otherwise.
- *   Both are ignored in a process that runs with privileges its invoker has
- *   not got (setuid, setgid; with glibc and _GNU_SOURCE: secure_getenv).
+ *   Both are ignored in a setuid or setgid process whose real and effective
+ *   IDs differ; where glibc declares secure_getenv (_GNU_SOURCE, and every
+ *   C++ build) also after a gain of file capabilities or a temporarily
+ *   dropped euid (AT_SECURE).  Elsewhere those two go unnoticed.
  *
  * How it works.  The first getticks() of the process makes the choice.
  * Where the configured counter is one the kernel never takes back from a
@@ -410,8 +415,8 @@
  * (any mode that declares sigaction, e.g. -std=c89 -D_POSIX_C_SOURCE=199309L;
  * in a strict ISO mode without them, FFTW's block: aarch64 gets CNTVCT_EL0,
  * x86 rdtsc, PowerPC mftb, s390x stck, riscv64 rdtime, the rest (ARMv7
- * with or without a flag too: #warning) timespec_get in C11 and no counter
- * in C99),
+ * too, with a warning where a flag asked for its counters) timespec_get in
+ * C11 and no counter in C99),
  * and an architecture that is not "classic" (see "Without the engine").
  *
  * Adding a port: write a CYCLE_IMPL_PORT_* block below (counter names, an
@@ -2136,9 +2141,10 @@ CYCLE_IMPL_INLINE int cycle_impl_probe(int index, uint64_t *value)
 /* --- The choice, in phases. ------------------------------------------- */
 
 /* The environment, unless the process runs with privileges its invoker has
- * not got (setuid, setgid; glibc's secure_getenv also knows file
- * capabilities, where the program's mode declares it): an invoker must not
- * steer a privileged program's counter, nor make it write to its stderr. */
+ * not got: an invoker must not steer a privileged program's counter, nor
+ * make it write to its stderr.  glibc's secure_getenv (AT_SECURE: setuid,
+ * setgid, file capabilities) where the program's mode declares it; else the
+ * IDs (<sys/auxv.h> would bring all of <elf.h> into the program). */
 CYCLE_IMPL_INLINE const char *cycle_impl_getenv(const char *name)
 {
 #if defined(__GLIBC__) && defined(__USE_GNU) && \
@@ -2783,8 +2789,10 @@ CYCLE_IMPL_INLINE double cycle_impl_time_min(void)
  * and without the engine nothing catches the signal: the build's flag is not
  * obeyed rather than the process killed at its first measurement. */
 #if defined(__linux__) && defined(__arm__) && \
-	(defined(HAVE_ARMV7A_CNTVCT) || defined(HAVE_ARMV7A_PMCCNTR))
-#warning "cycle.h: HAVE_ARMV7A_CNTVCT/PMCCNTR not obeyed: Linux can make the counter trap and this mode (strict ISO C?) hides the sigaction the guard needs; compile with -std=gnu99 or -D_POSIX_C_SOURCE=200809L"
+	(defined(HAVE_ARMV7A_CNTVCT) || defined(HAVE_ARMV7A_PMCCNTR)) && \
+	defined(__GNUC__)
+/* A pragma, not #warning, which -pedantic-errors refuses before C23. */
+#pragma GCC warning "cycle.h: HAVE_ARMV7A_CNTVCT/PMCCNTR not obeyed: Linux can make the counter trap and this mode (strict ISO C?) hides the sigaction the guard needs; compile with -std=gnu99 or -D_POSIX_C_SOURCE=200809L"
 #endif
 
 #if defined(__GNUC__)

@@ -64,7 +64,7 @@ compilers() {
 }
 
 modes="-std=gnu11|-std=c89 -D_POSIX_C_SOURCE=199309L|-std=c99 -pedantic|-std=gnu11 -U__linux__"
-echo "1..24"
+echo "1..28"
 # triple, timer, PMU counter, their macros, the PMU read's operands, and what
 # the strict ISO mode (no engine, Linux) starts at.
 for family in "aarch64-linux-gnu CNTVCT_EL0 PMCCNTR_EL0 -DHAVE_ARMV8_CNTVCT_EL0 -DHAVE_ARMV8_PMCCNTR_EL0 pmccntr_el0 CNTVCT_EL0" \
@@ -102,4 +102,21 @@ for family in "aarch64-linux-gnu CNTVCT_EL0 PMCCNTR_EL0 -DHAVE_ARMV8_CNTVCT_EL0 
 		ok $? "$cc -std=c99 -pedantic, both macros: no $pmu read in the code"
 	done <"$tmp/compilers"
 done
+
+# riscv64: rdtime first (no handler: Linux never takes it back), rdcycle
+# first only where the build defines HAVE_RISCV_RDCYCLE.
+compilers riscv64-linux-gnu >"$tmp/compilers"
+while read -r cc; do
+	case $cc in
+	none:*)
+		for i in 1 2; do skip "${cc#none:} is not installed or cannot target riscv64-linux-gnu"; done
+		continue ;;
+	esac
+	got=$(first "$cc" -std=gnu11)
+	[ "$got" = rdtime ]
+	ok $? "$cc riscv64, no macro: rdtime first (got '$got')"
+	got=$(first "$cc" -std=gnu11 -DHAVE_RISCV_RDCYCLE)
+	[ "$got" = rdcycle ]
+	ok $? "$cc riscv64 -DHAVE_RISCV_RDCYCLE: rdcycle first (got '$got')"
+done <"$tmp/compilers"
 tap_status

@@ -20,14 +20,14 @@ trap 'rm -rf "$tmp"' EXIT
 . "$src/tests/tap/libtap.sh"
 TAP_DIAG=$tmp/log
 
-echo "1..20"
+echo "1..22"
 case $(${CC:-cc} -dumpmachine 2>/dev/null) in
 arm*-linux-gnueabi*) cc=${CC:-cc} link="" run=${TEST_EMULATOR:-} ;;
 *)
 	cc=arm-linux-gnueabihf-gcc link=-static run=qemu-arm
 	if ! command -v "$cc" >/dev/null 2>&1; then
 		i=0
-		while [ $i -lt 20 ]; do skip "no compiler for 32-bit ARM Linux ($cc: tests/install-deps)"; i=$((i + 1)); done
+		while [ $i -lt 22 ]; do skip "no compiler for 32-bit ARM Linux ($cc: tests/install-deps)"; i=$((i + 1)); done
 		exit 0
 	fi ;;
 esac
@@ -86,6 +86,14 @@ for macros in "-DHAVE_ARMV7A_PMCCNTR" "-DHAVE_ARMV7A_CNTVCT" "-DHAVE_ARMV7A_PMCC
 		[ $st -eq 0 ] && [ "$got" = "$want" ]
 		ok $? "-std=$std $macros: runs to its end where the counters trap, with $want (got '$got', exit $st)"
 	done
+done
+
+# The warning is a warning even under -pedantic-errors (#warning would be
+# an error there before C23).
+for std in c99 c11; do
+	$cc -std=$std -pedantic-errors -O2 -I"$src/cycle" -DHAVE_ARMV7A_PMCCNTR -c "$tmp/use.c" -o "$tmp/use.o" >"$tmp/log" 2>&1 &&
+		grep -q 'not obeyed' "$tmp/log"
+	ok $? "-std=$std -pedantic-errors -DHAVE_ARMV7A_PMCCNTR: compiles, with the warning"
 done
 
 # Controls.  Off Linux the build's word is obeyed: the read is there.
