@@ -26,403 +26,119 @@
  * IN THE SOFTWARE.
  *
  * ==========================================================================
- * MANUAL
+ * MANUAL (the long form, and why: PERFORMANCE_COUNTERS.md, "Inside cycle.h")
  * ==========================================================================
  *
- * A drop-in replacement for FFTW's kernel/cycle.h.  It times short intervals
- * with the cheapest counter the machine really lets user space read, and it
- * never kills the process: a counter whose read traps (SIGILL), or that reads
- * but does not advance, is replaced by the next one in a fallback chain, at
- * the first call and also later, when the kernel revokes access (Linux clears
- * PMUSERENR_EL0 whenever perf runs, on CPU hotplug and on idle exit).
+ * A drop-in for FFTW's kernel/cycle.h.  It times short intervals with the
+ * cheapest counter the machine really lets user space read, and it never
+ * kills the process: a counter whose read traps (SIGILL), or that reads but
+ * does not advance, is replaced by the next one of a chain, at the first
+ * call and also later, when the kernel takes access back (Linux clears
+ * PMUSERENR_EL0 when perf runs, on CPU hotplug and on idle exit).
  *
- * API (FFTW's)
- *   ticks   FFTW 3.3.10's type: unsigned long long on x86, PowerPC and s390,
- *           uint64_t on ARM, RISC-V and the clock_gettime fallback; without
- *           the engine, the type of FFTW's block (see "Without the engine").
- *   ticks   getticks(void)             read the counter.
- *   double  elapsed(ticks t1, ticks t0) t1 - t0 in ticks.  An interval that
- *           straddles a run-time change of counter comes out negative, which
- *           FFTW's planner treats as "measure again".
- *   TIME_MIN  FFTW's shortest measurement in ticks (unless defined before):
- *           5000 for rdtsc, as FFTW's x86 blocks; 100 (FFTW's default) for
- *           the other CPU-cycle counters; for counters that are clocks
- *           (CNTVCT, clock_gettime, rdtime, mftb, stckf) 2 us worth of
- *           ticks at the measured rate, at least 100: FFTW's x86 value in
- *           time, since 100 ticks of a 1 GHz clock_gettime is less than one
- *           read under emulation.  It is read at run time (it calls into the
- *           choice, and into the rate), which FFTW's timer.c allows.
- *           Without the engine: 5000 in FFTW's x86 blocks, 2 us for
- *           timespec_get, else left undefined (FFTW's default, 100).
- *   HAVE_TICK_COUNTER                  defined when getticks() exists.
+ * API (FFTW's; declared right after this comment)
+ *   ticks getticks(void)                read the counter.
+ *   double elapsed(ticks t1, ticks t0)  t1 - t0 in ticks.  An interval that
+ *       straddles a run-time change of counter is negative, which FFTW's
+ *       planner takes as "measure again".  ARMv7's PMCCNTR is 32 bits wide:
+ *       its intervals are taken modulo 2^32 and are never negative.
+ *   ticks      unsigned long long on x86, PowerPC and s390 (FFTW 3.3.10's),
+ *              uint64_t elsewhere; without the engine, the block's type.
+ *   TIME_MIN   FFTW's shortest measurement in ticks, unless defined before:
+ *              5000 for rdtsc (FFTW's x86 value), 100 (FFTW's default) for
+ *              the other cycle counters, 2 us of ticks (at least 100) for
+ *              the counters that are clocks.  It is computed at run time.
+ *   HAVE_TICK_COUNTER  defined when getticks() exists.
+ * API (additions; every other name this header defines starts with
+ * cycle_impl_, CYCLE_IMPL_ or CYCLE_H_)
+ *   const char *cycle_counter_name(void)  the counter in use, by the names
+ *              of the chains below; without the engine, the block's.
+ *   double cycle_ticks_per_second(void)   the rate of ticks, measured once
+ *              (200 us against CLOCK_MONOTONIC_RAW); without the engine the
+ *              nominal rate where the header knows it, else 0.
+ *   A tick is a unit of the counter chosen at the first call, for the life
+ *   of the process: after a revocation the next counter's readings are
+ *   scaled into it.  PMU cycle counters are per CPU: an interval across a
+ *   migration is not meaningful.
  *
- * API (additions; all extra names start with cycle_ / CYCLE_)
- *   const char *cycle_counter_name(void)   the counter in use: "PMCCNTR_EL0",
- *           "PMCCNTR_EL0_perf", "CNTVCT_EL0", "PMCCNTR", "CNTVCT", "rdtsc",
- *           "rdcycle", "rdtime", "mftb", "stckf", "clock_gettime", and
- *           without the engine the names of the table below ("rd %tick",
- *           "rpcc", "mfctl 16", ...).
- *   double  cycle_ticks_per_second(void)   the rate of ticks, measured
- *           against CLOCK_MONOTONIC_RAW at a choice that probes, else the
- *           first time it is asked (200 us, once); nominal for
- *           clock_gettime, CNTFRQ where the measurement confirms it.
- *           Without the engine nothing is measured: the nominal rate where
- *           the header knows it (nanoseconds: 1e9; stck: 4.096e9; CNTVCT:
- *           CNTFRQ; elapsed()'s unit where ticks is a structure), else 0.
+ * Configuration (macros, normally from config.h; FFTW's configure names)
+ *   HAVE_ARMV8_PMCCNTR_EL0  aarch64: start at PMCCNTR_EL0.
+ *   HAVE_ARMV8_CNTVCT_EL0   aarch64: start at CNTVCT_EL0 (the default).
+ *   HAVE_ARMV7A_PMCCNTR     32-bit ARMv7-A and later: start at PMCCNTR.
+ *   HAVE_ARMV7A_CNTVCT      32-bit ARMv7-A and later: start at CNTVCT (the
+ *                           default; older ARM uses clock_gettime).
+ *   HAVE_RISCV_RDCYCLE      riscv64 (this header's): start at rdcycle.
+ *   HAVE_MIPS_ZBUS_TIMER, HAVE_GETHRTIME, HAVE_HRTIME_T,
+ *   HAVE_READ_REAL_TIME, HAVE_TIME_BASE_TO_TIME, HAVE_MACH_ABSOLUTE_TIME,
+ *   HAVE_MACH_MACH_TIME_H, HAVE_C_ASM_H, HAVE_CLOCK_GETTIME, HAVE__RTC,
+ *   HAVE_INTRINSICS_H       as in FFTW, for the blocks without the engine.
+ *   Both macros of one architecture: the timer first, the PMU not tried.
+ *   32-bit ARM Linux without the engine (a strict ISO mode) obeys neither
+ *   ARMv7 macro, with a compiler warning: nothing could catch the trap.
  *
- * Units.  A tick is one unit of the counter chosen at the first call, for the
- *   life of the process: CPU cycles (PMCCNTR_EL0, PMCCNTR_EL0_perf, PMCCNTR,
- *   rdtsc, rdcycle), generic-timer ticks at CNTFRQ (CNTVCT_EL0, CNTVCT) or
- *   nanoseconds (clock_gettime).  If the counter is revoked later, the
- *   replacement's readings are scaled into the same unit.  PMU cycle counters
- *   are per CPU: an interval across a migration between CPUs is not
- *   meaningful.  ARMv7's PMCCNTR is 32 bits wide: its ticks are the 32-bit
- *   readings, elapsed() is their difference modulo 2^32 (right for any
- *   interval below 2^32 ticks, about 4 s at 1 GHz, and never negative:
- *   FFTW's planner measures again after a negative interval, for ever if
- *   one run of a plan takes longer than the negative range starts), and a
- *   replacement's readings carry an epoch in bit 32 so that any interval
- *   across the switch is negative.
+ * Chains (the first counter that reads and advances, starting at the
+ * configured one; clock_gettime is CLOCK_MONOTONIC_RAW, in nanoseconds)
+ *   aarch64   PMCCNTR_EL0 -> PMCCNTR_EL0_perf -> CNTVCT_EL0 -> clock_gettime
+ *   ARMv7-A+  PMCCNTR -> CNTVCT -> clock_gettime
+ *   x86       rdtsc -> clock_gettime
+ *   riscv64   rdcycle -> rdtime -> clock_gettime
+ *   powerpc   mftb -> clock_gettime      s390x  stckf -> clock_gettime
+ *   others    clock_gettime
+ *   PMCCNTR_EL0_perf is the cycle counter read through a perf event of the
+ *   thread (Linux 5.17+, kernel.perf_user_access=1), tried only when the
+ *   chain starts at PMCCNTR_EL0 and the direct read fails.
  *
- * Configuration (macros, normally from config.h; FFTW's configure names):
- *   HAVE_ARMV8_PMCCNTR_EL0  aarch64: try PMCCNTR_EL0 first.
- *   HAVE_ARMV8_CNTVCT_EL0   aarch64: try CNTVCT_EL0 first (also the default).
- *   HAVE_ARMV7A_PMCCNTR     32-bit ARMv7-A and later: try PMCCNTR first.
- *   HAVE_ARMV7A_CNTVCT      32-bit ARMv7-A and later: try CNTVCT first (the
- *                           default there).  Older 32-bit ARM never gets these
- *                           instructions; it uses clock_gettime.
- *   Both macros of one architecture: the generic timer (CNTVCT_EL0, CNTVCT)
- *   comes first and the PMU counter is not tried, in every mode, with the
- *   engine or without.  That is the one order every build can keep without
- *   reading a PMU counter unguarded: a strict ISO mode has no guard, and
- *   FFTW's blocks (master), which the header follows there, pick the timer.
- *   On 32-bit ARM Linux without the engine (a strict ISO mode) neither ARMv7
- *   macro is obeyed: Linux can make both counters trap and nothing could
- *   catch it, so the header reads neither and says so with a compiler
- *   warning (#pragma GCC warning); the program gets timespec_get in C11, no
- *   counter in C99 (FFTW: ESTIMATE).  Without a macro it is the same, with
- *   no warning.
- *   A build that names the timer has said that it will do; at run time
- *   CYCLE_COUNTER=PMCCNTR_EL0 (or PMCCNTR) still starts at the PMU.  (FFTW
- *   3.3.11 preferred PMCCNTR_EL0 on aarch64, and did not compile with both
- *   ARMv7 macros.)
- *   HAVE_GETHRTIME, HAVE_HRTIME_T, HAVE_READ_REAL_TIME,
- *   HAVE_TIME_BASE_TO_TIME, HAVE_MACH_ABSOLUTE_TIME, HAVE_MACH_MACH_TIME_H,
- *   HAVE_C_ASM_H, HAVE_CLOCK_GETTIME, HAVE__RTC, HAVE_INTRINSICS_H
- *                           as in FFTW, for systems without the engine.
- *   HAVE_MIPS_ZBUS_TIMER    MIPS: read FFTW's ZBUS timer, on Linux too.
- *   HAVE_RISCV_RDCYCLE      riscv64 (this header's; no configure option):
- *                           try rdcycle first (rdcycle -> rdtime ->
- *                           clock_gettime; the guard stays while rdcycle is
- *                           in use), where a sysctl lets user space read it.
+ * Environment (read once, at the first call; ignored where the real and
+ * effective IDs differ, and where declared, wherever secure_getenv would)
+ *   CYCLE_COUNTER=NAME  start the chain at NAME; an unknown name is reported
+ *                       once on stderr and ignored.
+ *   CYCLE_DEBUG=1       one line on stderr naming the counter and why, and
+ *                       one more at a revocation.  Nothing is printed else.
  *
- * Fallback chains (the first usable one, starting at the configured counter):
- *   aarch64   PMCCNTR_EL0 -> PMCCNTR_EL0_perf -> CNTVCT_EL0
- *             -> clock_gettime(CLOCK_MONOTONIC_RAW)
- *   ARMv7+    PMCCNTR -> CNTVCT -> clock_gettime
- *   x86       rdtsc -> clock_gettime        riscv64  rdtime -> clock_gettime
- *   powerpc   mftb -> clock_gettime         s390x    stckf -> clock_gettime
- *   others    clock_gettime (Linux); the "classic" architectures and the
- *             systems without the engine: no chain, the table below.
- *
- * Without the engine.  Where the engine is not compiled (not Linux; not a
- * GCC-compatible compiler; a strict ISO mode that hides POSIX; a "classic"
- * architecture, marked C below, whose counter Linux leaves readable by every
- * task and cannot take back, so that nothing needs guarding), the header
- * takes the first of FFTW's blocks whose condition holds, in the order of
- * FFTW's kernel/cycle.h (master), with FFTW's counter, ticks type and
- * TIME_MIN; then two of its own.  elapsed() is t1 - t0 as a double: where
- * the counter is 32 bits wide (rpcc, PMCCNTR, and mfctl 16 or rd %tick in
- * a 32-bit program) the difference modulo 2^32, never negative, so that an
- * interval across one wrap comes out right and one longer than 2^31 ticks
- * (2 s at 1 GHz) does not send FFTW's planner measuring again for ever; a
- * 64-bit counter's reading that went back is negative; where ticks is a
- * structure, nanoseconds.
- *   counter         ticks               FFTW's condition
- *   gethrtime       hrtime_t            HAVE_GETHRTIME && HAVE_HRTIME_T
- *   read_real_time  timebasestruct_t    HAVE_READ_REAL_TIME &&
- *                                         HAVE_TIME_BASE_TO_TIME (AIX)
- *   mftb            unsigned long long  PowerPC with GCC, or XL C
- *                                         (__IBM_GCC_ASM); CodeWarrior
- *                                         (__MWERKS__ && macintosh)
- *   mach_absolute_time  uint64_t        HAVE_MACH_ABSOLUTE_TIME &&
- *                                         HAVE_MACH_MACH_TIME_H
- *   rdtsc           unsigned long long  i386 with GCC or ICC; x86-64 with
- *                                         GCC, ICC, Sun Studio or PGI [T]
- *   rdtsc           LARGE_INTEGER       Visual C++ 6+, _M_IX86 >= 500 [T]
- *   rdtsc           unsigned __int64    Visual C++ 2005+, x86-64 [T]
- *   ar.itc          unsigned long       IA-64: ICC/ECC (__getReg), GCC [C],
- *                                         HP-UX (_Asm_mov_from_ar)
- *   ar.itc          unsigned __int64    IA-64: Visual C++ (__getReg)
- *   mfctl 16        unsigned long       PA-RISC: GCC [C], HP C (_MFCTL)
- *   stck            unsigned long long  s390 with GCC (31-bit [C]; s390x
- *                                         only in a strict ISO mode)
- *   rpcc            unsigned int        Alpha: GCC [C]; DEC C && HAVE_C_ASM_H
- *   rd %tick        unsigned long       SPARC v9 with GCC [C]
- *   CNTVCT          uint64_t            HAVE_ARMV7A_CNTVCT (32-bit ARM) [L]
- *   PMCCNTR         uint64_t            HAVE_ARMV7A_PMCCNTR (32 bits read) [L]
- *   CNTVCT_EL0      uint64_t            aarch64 && (macOS || Linux ||
- *                                         HAVE_ARMV8_CNTVCT_EL0)
- *   PMCCNTR_EL0     uint64_t            aarch64 && HAVE_ARMV8_PMCCNTR_EL0
- *   rdtime          uint64_t            RISC-V (riscv32: rdtimeh, rdtime,
- *                                         rdtimeh again [C])
- *   rdtime.d        uint64_t            LoongArch64 [C]
- *   rrd %clkr       uint64_t            Elbrus (e2k) [C]
- *   CLOCK_SGI_CYCLE struct timespec     HAVE_CLOCK_GETTIME && CLOCK_SGI_CYCLE
- *                                         && !__ANDROID__ (IRIX)
- *   _rtc            long long           HAVE__RTC (Cray)
- *   ZBUS timer      uint64_t            HAVE_MIPS_ZBUS_TIMER && MIPS [C] [Z]
- *   CNTVCT_EL0      uint64_t            (this header's) aarch64, elsewhere
- *   timespec_get    uint64_t            (this header's) ISO C11: nanoseconds
- *   [C] also on Linux: the engine is not compiled there.  [L] not on
- *   Linux, where either can trap: #warning, and the blocks below it.  [T] TIME_MIN 5000,
- *   as FFTW (timespec_get's is 2000; the others leave FFTW's 100).  [Z] read through /dev/mem, mapped at the first
- *   call and kept mapped (root only; elsewhere every reading is 0, as in
- *   FFTW, but nothing is printed).  tests/cycle/classic-t.sh checks every
- *   row at the preprocessor level, against FFTW's own file where it is at
- *   hand; tests/matrix/check-matrix runs rd %tick, rpcc and mfctl 16 under
- *   qemu-user, where all three read and advance: qemu-user 7.2 hands the
- *   host's time-stamp counter through (its source says so for rpcc; all
- *   three advance at the rate of an x86 host's rdtsc).  qemu-alpha
- *   7.2 cannot start a static alpha program at all: that one is linked
- *   dynamically.
- *
- * Environment (read once, at the first call):
- *   CYCLE_COUNTER=NAME  start the chain at NAME (any name of this machine's
- *                       chain above); it still never dies if NAME traps.  An
- *                       unknown name is reported once on stderr and ignored.
- *   CYCLE_DEBUG=1       print one line on stderr naming the counter chosen and
- *                       why, and one more if it is revoked later.  Nothing is
- *                       ever printed otherwise.
- *   Both are ignored in a setuid or setgid process whose real and effective
- *   IDs differ; where glibc declares secure_getenv (_GNU_SOURCE, and every
- *   C++ build) also after a gain of file capabilities or a temporarily
- *   dropped euid (AT_SECURE).  Elsewhere those two go unnoticed.
- *
- * How it works.  The first getticks() of the process makes the choice.
+ * How it works.  The first getticks() of the process chooses the counter.
  * Where the configured counter is one the kernel never takes back from a
- * thread and says, without a trap, that it reads (rdtsc: one
- * prctl(PR_GET_TSC); CNTVCT_EL0 on aarch64 Linux, which the kernel completes
- * itself where it traps it: nothing to ask; the time base, the TOD clock,
- * rdtime), and CYCLE_COUNTER does not ask for another, the choice is that
- * counter: it must advance (read until it moves, about one tick of it), and
- * one compare-and-swap publishes it.  No signal action, mask or lock is
- * touched; the rate is measured only when asked for (cycle_ticks_per_second,
- * or TIME_MIN for a counter that is a clock).  Otherwise the choice probes,
- * in four phases: which candidates read without trapping (each read under a
- * temporary trap handler, the "guard", that recognises the counter
- * instructions by their encoding and steps over them), which of those
- * advance and how fast (a 200 us spin against the clock), which one is
- * chosen (the first that advances: it defines the unit, and TIME_MIN), and
- * how a later switch would convert the others' readings into that unit.  The
- * guard stays installed afterwards only while a counter that something
- * outside the program can revoke is in use: the PMU counters (perf, CPU
- * hotplug, idle) and RISC-V's rdcycle (the kernel.perf_user_access sysctl).
- * A read of it that traps later is completed by the guard with the
- * replacement's reading, and the process switches to the replacement for
- * good.  Only the program itself can turn rdtsc off (PR_SET_TSC), so on
- * x86 no handler is left behind: a program that turns its TSC off after the
- * first call gets what the classic header gives it (SIGSEGV at the next
- * read); turned off before the first call (or inherited across exec), rdtsc
- * is skipped for clock_gettime.  On ARM the PMU's user-access register
- * (PMUSERENR, readable at EL0) is read before the PMU counter, at the
- * choice and at every later read, so a revocation is normally noticed
- * without any trap: only one that lands between those two instructions
- * traps.  On PMUv3.9 cores (Armv8.9; Linux 6.13+ sets PMUSERENR's UEN) the
- * register no longer tells: PMUACR_EL1, which user space cannot read,
- * grants counter by counter, so the counter is tried under the guard and a
- * denial is a trap like any other.  A PMU counter that stays readable but
- * stops (Linux 6.1 leaves it so after a perf session) repeats its value:
- * two equal readings 2 us apart also switch.
+ * thread (rdtsc, CNTVCT_EL0, rdtime, mftb, stckf), the choice reads it
+ * until it moves and publishes it with one compare-and-swap; rdtsc also
+ * asks prctl(PR_GET_TSC).  Otherwise the choice probes: each candidate is
+ * read under a temporary trap handler, the guard, which recognises this
+ * header's counter instructions by their encoding and steps over them; the
+ * first that reads and advances is chosen.  The guard stays installed only
+ * while a counter something outside the program can revoke is in use (the
+ * PMU counters, rdcycle).  Then a read that traps is completed with the
+ * next counter's reading, and the process uses that counter for good.  The
+ * state is one per process (or per group of objects that see each other's
+ * symbols: cycle_impl_v3_n* and cycle_impl_v3_t*, exported for that).
+ * Afterwards getticks() is one load and one compare before the read of
+ * CNTVCT_EL0, CNTVCT, rdtsc, rdtime, mftb or stckf, and a function call for
+ * the others; it is async-signal-safe.  The program's signal actions and
+ * masks are left as they were, except for the guard while it is needed.
  *
- * Costs.  getticks() is one load and one compare before the counter read
- * when the counter in use is the port's inline one, which the kernel never
- * takes back from a thread: CNTVCT_EL0 on aarch64, CNTVCT on ARMv7, rdtsc,
- * rdtime, mftb, stckf.  The PMU counters, the perf tier and replacements
- * after a switch are read through a function call; a PMU read also reads
- * the access register and compares with the thread's previous reading
- * (a few dozen instructions on aarch64 in all), and needs to know, once per
- * thread, that the trap signal is not blocked there (see Signals).  The
- * first call costs, once per process: where it needs no probe, one system
- * call on x86 (none for CNTVCT_EL0) and a few microseconds natively, most of
- * them the first touch of the engine's code; where it probes, about
- * 250-300 us natively (more under emulation), four sigprocmask calls, one
- * sigpending and the guard's sigaction calls.  On x86 the counter is
- * emitted as "ds rdtsc" (one byte more), and when the clock is the counter
- * in use, or rdtsc does not work, clock_gettime is the system call, not the
- * vDSO (which reads the TSC): 50 ns more per reading on bare metal, a few
- * microseconds in some virtual machines.  In position-independent code the
- * shared state is reached through the GOT (one more load).  The guard runs
- * on the program's alternate signal stack when it has one (SA_ONSTACK) and
- * needs about 6 KiB of it.
- *   Memory: one state (about 300 bytes) and one per-thread record (40 bytes
- * of TLS) per program or shared object, however many of its files include
- * the header (see "Several copies").  Per including file
- * the compiler emits a destructor (about 230 bytes of code on x86-64, and
- * its .fini_array entry), and, in a file that calls getticks(), the engine,
- * whose functions are static: about 7 KiB of code on x86-64 and 11 KiB on
- * aarch64 per such file.  C has no way to fold functions across files as
- * the state is folded (only C++'s inline functions are COMDAT), and an
- * engine with external names would be resolved across libraries that are
- * unloaded apart.  Clang with -ffunction-sections and ld.lld's --icf=all
- * folds the copies entirely; GCC with gold's leaves about 1 KiB a file.
+ * Without the engine (not Linux, not GCC or Clang, a strict ISO mode that
+ * hides sigaction, or a "classic" architecture whose counter Linux never
+ * takes back: SPARC v9, Alpha, PA-RISC, IA-64, LoongArch, Elbrus, riscv32,
+ * 31-bit s390, MIPS with HAVE_MIPS_ZBUS_TIMER) the header uses the first of
+ * FFTW's blocks whose condition holds, in the order of FFTW's cycle.h, with
+ * its counter, ticks type and TIME_MIN, then timespec_get in C11.  Where
+ * such a counter is 32 bits wide, elapsed() is modulo 2^32.
  *
- * Threads, fork and signal handlers.  One thread makes the choice; the others
- * wait (sleeping, so a waiter of higher real-time priority cannot starve it).
- * The chooser runs with every signal blocked except the trap signal, so a
- * signal handler that calls getticks() cannot interrupt its own thread's
- * choice and wait for it, and a trap during the choice reaches the guard even
- * in a thread that blocks every signal.  The choice is owned by a process
- * id: a child forked while another thread was choosing takes the choice over
- * instead of waiting for a thread it does not have.  After the choice,
- * getticks() is async-signal-safe.
- *
- * Signals.  The guard handles SIGILL (x86: SIGSEGV) and decodes only what the
- * kernel raised for the instruction itself (si_code and si_addr checked
- * before the PC is read: a NULL call is never decoded).  Everything else is
- * passed on as the kernel would have delivered it to the program's previous
- * action: SIG_IGN ignores a sent signal, a fault takes the default action
- * (the guard resets it and returns, so the fault kills the process as
- * before), a handler runs with the mask the kernel would have set (the
- * interrupted mask, its sa_mask, the signal unless SA_NODEFER), an
- * SA_RESETHAND handler runs once.  In a thread that blocks the trap signal a
- * trap is fatal whatever the handler (the kernel forces the default action),
- * so PMU counters are never read there: such a thread reads the next counter
- * in the same unit, as after a revocation.
- *
- * Several copies in one process.  Every file that includes this header has
- * its own static copy of the engine; what they share is one state object
- * (choice, unit, guard) and one per-thread object, whose names carry the
- * layout's version (cycle_impl_v3_n<counters> and cycle_impl_v3_t<counters>).
- * Every including file defines both, as symbols the static linker folds
- * into one (the state: a common symbol with GCC, whatever -fno-common says,
- * a COMDAT one with Clang, as C++ does for inline variables; the record: a
- * COMDAT one, written for the assembler with GCC, whose thread-local
- * commons -flto and ld.lld break), so that a library of many including
- * files carries one of each: a weak definition would merge the name but
- * keep every file's storage, and glibc carves every byte of thread-local
- * storage out of each thread's stack.  The dynamic linker gives objects
- * that see one another's symbols (the program and the libraries it links,
- * Debian's libfftw3, libfftw3f and libfftw3l built apart) the same ones:
- * they share one choice and one guard whatever each was configured for;
- * the mode names the counter in use, and a file never reads inline a
- * counter that was not chosen.  The chain starts at the configured counter
- * of the file whose call came first.  Objects that do not see each other
- * (dlopen RTLD_LOCAL without the program having the header,
- * -fvisibility=hidden, another layout version) keep their own states
- * apart: each makes its own choice and installs its own guard, chaining to
- * the one before.  (With GCC the per-thread record is visible whatever the
- * file's visibility, and may be shared by states kept apart: nothing in it
- * is one state's.)  The object whose guard is
- * installed (known by its __dso_handle) removes it when it is unloaded
- * (dlclose), and the next getticks() of an object that stays installs its
- * own where the counter in use needs one.
- *
- * The perf tier (aarch64, "PMCCNTR_EL0_perf").  Linux 5.17+ lets a task read
- * PMCCNTR_EL0 while it holds a user-readable perf event, if the admin set
- * kernel.perf_user_access=1; the kernel sets the access up itself at every
- * context switch, migration, hotplug and idle exit, so no module is needed.
- * (Observed on Debian's 6.1: it does not take the access back from a CPU the
- * task left, but the counter is stopped there.)  The tier is tried only when
- * the chain reaches it: PMCCNTR_EL0 is configured (or CYCLE_COUNTER names
- * PMCCNTR_EL0 or PMCCNTR_EL0_perf) and its direct read traps or does not
- * count; never when the direct read counts, because opening a cycles event
- * takes the counter from direct readers.  CYCLE_COUNTER=CNTVCT_EL0 skips it.
- * The thread that makes the choice opens one event (cycles, this thread, any
- * CPU, user mode only, config1 "long" and "rdpmc", close-on-exec) with a raw
- * system call, and maps its first page.  Unprivileged users need
- * kernel.perf_event_paranoid 2 or lower (Debian's default, 3, refuses them
- * any event: EACCES).  A reading follows the page's sequence lock: the
- * event's offset plus PMCCNTR_EL0 when the page says the event sits in the
- * cycle counter now (index 32), else read() on the event: on PMUv3.9 the
- * kernel grants just the event's own counter (PMUACR_EL1), and where the
- * cycles event avoids the cycle counter (NVIDIA Olympus, Linux 2026-04) the
- * page says so and read() answers.  An mrs that traps
- * because the task was switched out meanwhile is stepped over by the guard
- * and retried; it revokes nothing.  It counts the user-mode cycles of that
- * one thread (not the kernel's, not other tasks', nothing while it sleeps),
- * continuously across migrations.  Only the opening thread reads the event;
- * every other thread, and the child of a fork() (the kernel does not copy the
- * page), reads the next tier (CNTVCT_EL0) scaled into cycles: an interval
- * measured on one thread is meaningful, one across two threads is not (as
- * for PMU counters of two CPUs).  The descriptor stays open for the life of
- * the process.
- *
- * Limits (what a header cannot do, and what happens then).
- *   - A thread that blocks the trap signal after its first getticks() (a
- *     profiler's handler with sa_mask full, say) keeps the answer of that
- *     first look.  A revocation is still seen in the access register before
- *     the read, but one that lands between the two instructions traps with
- *     the signal blocked, and the kernel kills the process.  Blocking before
- *     the first call (the sigwait-thread pattern) is safe.
- *   - The signal action is one per process.  A program that installs its
- *     own handler for the trap signal after the first getticks() replaces
- *     the guard (reads keep working until a revocation).  Another thread
- *     that swaps the action during the choice (OpenSSL-style feature
- *     probes) can have a probe's trap delivered to its handler; only probes
- *     of a counter that may trap do that: a granted PMU counter (the access
- *     register is asked first), ARMv7's CNTVCT, rdtsc under PR_SET_TSC.  It
- *     can also put back a guard the choice had removed: that stray guard
- *     passes everything on to the program's action, a guard installed
- *     later replaces it without chaining to it, and it is removed when its
- *     file is unloaded.
- *   - Copies that keep apart chain to each other's guards in the order they
- *     were installed.  A fork() that cuts one copy's install, followed in
- *     the child by another copy's first call and then the first copy's,
- *     can make the two chain to each other: a genuine fault then recurses
- *     until the stack overflows.  Copies that share one state do not; a
- *     child whose program replaced the action it inherited from a cut
- *     choice before its first call (a crash reporter wrapping it) makes
- *     its choice among counters that cannot trap (clock_gettime).
- *   - A guard that another handler chained to and that is then unloaded
- *     leaves that handler's saved action pointing into unmapped code: two
- *     plugins that each made their own choice (RTLD_LOCAL, hidden
- *     visibility) must be unloaded in the reverse order of their first
- *     getticks(), as for any two libraries that chain a signal.
- *   - A child of vfork() shares the parent's memory but not its signal
- *     actions: if its first getticks() makes the choice, the parent's state
- *     says "guard installed" while the parent has none.  POSIX lets a vfork
- *     child call only _exit and the exec functions; so does this header.
- *   - While installed, the guard also completes a trapping read of the same
- *     PMU instruction in the program's own code (x86, during a probing
- *     choice: only "ds rdtsc").
- *   - dlclose of the object whose guard is installed while another thread
- *     reads a revocable counter, at the moment of a revocation: that one
- *     read's trap goes to the program's action (with none, the process
- *     dies).
- *   - A call that interrupts the chooser's own probing choice cannot
- *     happen: its signals are blocked, all but the trap signal and SIGSYS
- *     (where the program had SIGSYS unblocked).
- *     So a fault in the chooser is forced to the default action by the
- *     kernel instead of reaching the program's handler.  A seccomp filter's
- *     SIGSYS for one of its system calls (getpid, sigprocmask, sigpending,
- *     sigaction, nanosleep, clock_gettime; open, read, close,
- *     perf_event_open, mmap and munmap for the perf tier) reaches the
- *     program's handler, which must not call getticks() (it would wait for
- *     its own thread).  A choice without probes makes at most one system
- *     call (x86: prctl) and blocks nothing.  On x86, where a filter refuses
- *     both prctl and sigaction, rdtsc can be neither asked about nor probed
- *     and is read as the classic header reads it.
+ * Limits (each explained in PERFORMANCE_COUNTERS.md, "Limits")
+ *   - A thread that blocks the trap signal never reads a PMU counter; one
+ *     that blocks it after its first call can die of a revocation that
+ *     lands between two instructions.
+ *   - A program that installs its own handler for the trap signal after
+ *     the first getticks() replaces the guard.
+ *   - Objects that keep separate states (RTLD_LOCAL, hidden visibility)
+ *     chain their guards: unload them in the reverse order of first use.
+ *   - A vfork() child may not call getticks() (POSIX allows it _exit and
+ *     exec only).
  *   - A program that turns its own TSC off (PR_SET_TSC) after the first
- *     getticks() dies of the next read, as with the classic header: no
- *     handler is kept for a counter only the program can revoke.
- *   - A trap signal already pending in the thread at the first call (sent
- *     and blocked) is not the guard's to take: on ports whose counters can
- *     trap, no hardware counter is probed then, and that process uses
- *     clock_gettime.
+ *     call dies at the next read, as with FFTW's header.
+ *   - A seccomp filter's SIGSYS during the choice goes to the program's
+ *     handler, which must not call getticks().
+ *   - A trap signal already pending at the first call: clock_gettime.
  *
- * Requirements of the engine: Linux, GCC or Clang, POSIX declarations
- * (any mode that declares sigaction, e.g. -std=c89 -D_POSIX_C_SOURCE=199309L;
- * in a strict ISO mode without them, FFTW's block: aarch64 gets CNTVCT_EL0,
- * x86 rdtsc, PowerPC mftb, s390x stck, riscv64 rdtime, the rest (ARMv7
- * too, with a warning where a flag asked for its counters) timespec_get in
- * C11 and no counter in C99),
- * and an architecture that is not "classic" (see "Without the engine").
- *
- * Adding a port: write a CYCLE_IMPL_PORT_* block below (counter names, an
- * inline read per counter, what each counter is, and optionally the decoder
- * that recognises a trapping read), and add the counter to the manual above.
- * A change to cycle_impl_v3_state or cycle_impl_v3_thread renames them.
+ * Adding a port: one CYCLE_IMPL_PORT_* block below fills the hooks listed
+ * above the ports; nothing else in the file names an architecture.
  */
 #ifndef CYCLE_H_INCLUDED
 #define CYCLE_H_INCLUDED
@@ -474,6 +190,38 @@
 #include <unistd.h>
 #endif
 
+/* ==========================================================================
+ * THE API (the manual above says what each name means)
+ * ========================================================================== */
+#if defined(__linux__) && defined(__GNUC__) && defined(SA_SIGINFO) && \
+	defined(CLOCK_MONOTONIC) && !defined(CYCLE_IMPL_CLASSIC)
+#define CYCLE_IMPL_ENGINE 1 /* the run-time engine: Linux, GCC or Clang,
+			     * POSIX visible, not a classic architecture */
+#if defined(__x86_64__) || defined(__i386__) || defined(__powerpc__) || \
+	defined(__ppc__) || defined(__s390x__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wlong-long" /* C++98, C89 -pedantic */
+__extension__ typedef unsigned long long ticks; /* FFTW 3.3.10's type */
+#pragma GCC diagnostic pop
+#else
+typedef uint64_t ticks;
+#endif
+#define HAVE_TICK_COUNTER 1
+CYCLE_IMPL_INLINE ticks getticks(void);
+CYCLE_IMPL_INLINE double elapsed(ticks t1, ticks t0);
+CYCLE_IMPL_INLINE const char *cycle_counter_name(void);
+CYCLE_IMPL_INLINE double cycle_ticks_per_second(void);
+/* TIME_MIN is defined at the end of the engine. */
+#else
+/* Without the engine, ticks, getticks(), elapsed(), the two additions and
+ * TIME_MIN come from the first of FFTW's blocks whose condition holds, at
+ * the end of this file. */
+#endif
+
+/* ==========================================================================
+ * THE IMPLEMENTATION
+ * ========================================================================== */
+
 /* A 64-bit counter read as two 32-bit halves: the upper half is read again
  * until it did not change across the read of the lower one. */
 #define CYCLE_IMPL_SPLIT_READ(hi, lo, read_hi, read_lo) \
@@ -500,7 +248,6 @@
  *                             the trap signal is not blocked
  *   CYCLE_IMPL_CYCLES(i)      counts CPU cycles (not a fixed-rate clock)
  *   CYCLE_IMPL_NARROW(i)      32 bits wide
- *   CYCLE_IMPL_ULL_TICKS      ticks is unsigned long long, as in FFTW
  * ---------------------------------------------------------------------- */
 
 /* What the PMU's user-enable register (PMUSERENR_EL0 on AArch64, PMUSERENR
@@ -650,7 +397,6 @@ CYCLE_IMPL_INLINE int cycle_impl_pmu_access(void)
 #define CYCLE_IMPL_CYCLES(i) ((i) == 0)
 #define CYCLE_IMPL_NARROW(i) 0
 #define CYCLE_IMPL_CONFIGURED 0
-#define CYCLE_IMPL_ULL_TICKS 1
 #define CYCLE_IMPL_CYCLE_TIME_MIN 5000.0 /* FFTW's value for x86 */
 CYCLE_IMPL_INLINE uint64_t cycle_impl_hw_read(int i)
 {
@@ -712,7 +458,6 @@ CYCLE_IMPL_INLINE double cycle_impl_hw_nominal_hz(int i)
 #define CYCLE_IMPL_CYCLES(i) 0
 #define CYCLE_IMPL_NARROW(i) 0
 #define CYCLE_IMPL_CONFIGURED 0
-#define CYCLE_IMPL_ULL_TICKS 1
 CYCLE_IMPL_INLINE uint64_t cycle_impl_hw_read(int i)
 {
 	(void)i;
@@ -749,7 +494,6 @@ CYCLE_IMPL_INLINE double cycle_impl_hw_nominal_hz(int i)
 #define CYCLE_IMPL_CYCLES(i) 0
 #define CYCLE_IMPL_NARROW(i) 0
 #define CYCLE_IMPL_CONFIGURED 0
-#define CYCLE_IMPL_ULL_TICKS 1
 CYCLE_IMPL_INLINE uint64_t cycle_impl_hw_read(int i)
 {
 	uint64_t tod;
@@ -770,34 +514,18 @@ CYCLE_IMPL_INLINE double cycle_impl_hw_nominal_hz(int i)
 #define CYCLE_IMPL_CONFIGURED 0
 #endif
 
-/* FFTW's tick type: unsigned long long where FFTW 3.3.10 had it (x86,
- * PowerPC, s390), uint64_t elsewhere (its ARM and RISC-V blocks). */
-#if defined(CYCLE_IMPL_ULL_TICKS)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wlong-long" /* C++98, C89 -pedantic */
-__extension__ typedef unsigned long long cycle_impl_ticks;
-#pragma GCC diagnostic pop
-#elif !defined(CYCLE_IMPL_NO_STDINT)
-typedef uint64_t cycle_impl_ticks;
-#endif
-
 /* ------------------------------------------------------------------------
  * The run-time engine: Linux, GCC-compatible compiler, POSIX visible, an
  * architecture whose counters are not left to a classic block.
  * ---------------------------------------------------------------------- */
 
-#if defined(__linux__) && defined(__GNUC__) && defined(SA_SIGINFO) && \
-	defined(CLOCK_MONOTONIC) && !defined(CYCLE_IMPL_CLASSIC)
-#define CYCLE_IMPL_ENGINE 1
+#if defined(CYCLE_IMPL_ENGINE)
 
 #ifdef CLOCK_MONOTONIC_RAW
 #define CYCLE_IMPL_CLOCK CLOCK_MONOTONIC_RAW
 #else
 #define CYCLE_IMPL_CLOCK CLOCK_MONOTONIC
 #endif
-
-typedef cycle_impl_ticks ticks;
-#define HAVE_TICK_COUNTER 1
 
 #if defined(CYCLE_IMPL_PERF_INDEX)
 #define CYCLE_IMPL_PERF_INDEX_OR_NONE CYCLE_IMPL_PERF_INDEX
@@ -980,7 +708,7 @@ struct cycle_impl_v3_thread {
 
 /* One copy of the state and of the per-thread record per program or shared
  * object, whatever the number of files that include this header (see the
- * manual, "Several copies in one process").  A weak definition would merge
+ * long manual, PERFORMANCE_COUNTERS.md, "Several copies in one process").  A weak definition would merge
  * the symbol but not the storage: every object file would carry its own
  * (300 bytes, and 40 of TLS carved out of every thread's stack).  So each
  * file defines them in a form the static linker folds into one:
@@ -1754,8 +1482,8 @@ CYCLE_IMPL_INLINE int cycle_impl_remove(void)
 /* --- The perf tier (aarch64): PMCCNTR_EL0 read through a perf event. -----
  * With kernel.perf_user_access=1 (Linux 5.17+), the kernel sets
  * PMUSERENR_EL0 when it schedules a task holding a user-readable event, and
- * clears it when it enables the PMU for another task (see the manual for
- * what it leaves behind); the event's first page tells, under a sequence
+ * clears it when it enables the PMU for another task (PERFORMANCE_COUNTERS.md,
+ * "The perf tier", says what it leaves behind); the event's first page tells, under a sequence
  * lock, whether the event sits in PMCCNTR_EL0 right now (index 32) and what
  * to add to it.
  * The layouts below are the heads of the kernel's struct perf_event_attr (up
@@ -1966,7 +1694,7 @@ out:
 /* The tier's reading: the event's count (user-mode cycles of the opening
  * thread); other threads, a child of fork() (perf_alive zeroed) and a
  * thread that blocks SIGILL get the next tier's reading in the same unit
- * instead (see the manual). */
+ * instead (PERFORMANCE_COUNTERS.md, "The perf tier"). */
 CYCLE_IMPL_INLINE uint64_t cycle_impl_perf_read(void)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
@@ -2769,7 +2497,8 @@ CYCLE_IMPL_INLINE double cycle_impl_time_min(void)
  * declarations, or an architecture of CYCLE_IMPL_CLASSIC): FFTW's blocks in
  * the order of FFTW's cycle.h (master), each with FFTW's condition, counter,
  * ticks type and TIME_MIN, then this header's own; the first whose condition
- * holds is used (the manual's table lists them).  A block defines ticks,
+ * holds is used (PERFORMANCE_COUNTERS.md, "Without the engine", lists
+ * them).  A block defines ticks,
  * getticks(), CYCLE_IMPL_PLAIN_NAME (the counter's name, a string literal)
  * and CYCLE_IMPL_PLAIN_HZ (its nominal rate, 0 where unknown), and says how
  * elapsed() subtracts:
