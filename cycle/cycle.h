@@ -234,20 +234,47 @@ CYCLE_IMPL_INLINE double cycle_ticks_per_second(void);
 		} while ((hi) != cycle_impl_hi2); \
 	} while (0)
 
+#if defined(CYCLE_IMPL_ENGINE)
+
 /* ------------------------------------------------------------------------
- * Ports: per architecture, the counters of its chain (clock_gettime, always
- * last, is added by the engine), how to read each, and what each one is:
- *   CYCLE_IMPL_NHW            number of hardware counters
- *   CYCLE_IMPL_CONFIGURED     index the build asked for (the chain's start)
+ * PORTS.  One block per architecture, and nothing else in the engine names
+ * one.  A block defines the counters of its chain (clock_gettime, always
+ * last, is the engine's) and these hooks; those it leaves out get the
+ * defaults after the last block.
+ *   CYCLE_IMPL_NHW            number of hardware counters (default 0)
+ *   CYCLE_IMPL_NAMES          their names, each ending in \0
+ *   CYCLE_IMPL_CONFIGURED     index the build asked for: the chain's start
  *   CYCLE_IMPL_INLINE_INDEX   the counter getticks() reads inline when it
- *                             is the one chosen: one the kernel never takes
- *                             back from a thread
- *   CYCLE_IMPL_GUARDED(i)     the trap guard stays while i is in use (the
- *                             kernel or the process may revoke it later)
- *   CYCLE_IMPL_PMU(i)         a PMU counter: read only by threads in which
- *                             the trap signal is not blocked
- *   CYCLE_IMPL_CYCLES(i)      counts CPU cycles (not a fixed-rate clock)
- *   CYCLE_IMPL_NARROW(i)      32 bits wide
+ *                             is chosen: one the kernel never takes back
+ *   CYCLE_IMPL_REVOCABLE(i)   something outside the program may revoke i
+ *                             (a PMU counter): the guard stays while i is
+ *                             in use, and a thread that blocks the trap
+ *                             signal never reads it
+ *   CYCLE_IMPL_CYCLES(i)      i counts CPU cycles, not a fixed-rate clock
+ *   CYCLE_IMPL_NARROW(i)      i is 32 bits wide
+ *   CYCLE_IMPL_CYCLE_TIME_MIN TIME_MIN for a cycle counter (default 100)
+ *   cycle_impl_hw_read(i)     read counter i (may trap: callers guard it)
+ *   cycle_impl_hw_nominal_hz(i)  its nominal rate, or 0 if unknown
+ *   cycle_impl_quiet(i)       1 if the kernel says i reads without a trap
+ *   cycle_impl_pmu_access()   what the PMU's access register says of
+ *                             counter 0 (CYCLE_IMPL_PMU_ACCESS; default:
+ *                             granted, the read decides)
+ *   CYCLE_IMPL_TRAP_SIGNAL    the signal a refused read raises, with
+ *   cycle_impl_decode()       the counter index of the instruction at the
+ *                             faulting PC (or -1) and where its result
+ *                             goes, for a signal the kernel raised for that
+ *                             very instruction (si_code and si_addr are
+ *                             checked before the PC is read), and
+ *   cycle_impl_complete()     writes the value there and steps over it.
+ *                             The register file is the kernel's sigcontext
+ *                             at uc_mcontext, mirrored so that no libc
+ *                             feature macro is needed to name its fields.
+ *   CYCLE_IMPL_VDSO_READS_HW0 the vDSO's clock_gettime reads counter 0: the
+ *                             engine asks cycle_impl_clock_syscall() while
+ *                             counter 0 is not known to work
+ *   CYCLE_IMPL_UNGUARDED_OK   counter 0 may be read unguarded when neither
+ *                             the kernel nor a probe can be asked (only the
+ *                             program itself can revoke it)
  * ---------------------------------------------------------------------- */
 
 /* What the PMU's user-enable register (PMUSERENR_EL0 on AArch64, PMUSERENR
@@ -273,28 +300,27 @@ CYCLE_IMPL_INLINE int cycle_impl_userenr_grant(unsigned long userenr)
 	return (userenr & CYCLE_IMPL_USERENR_CR) ? CYCLE_IMPL_PMU_GRANTED
 						 : CYCLE_IMPL_PMU_DENIED;
 }
+/* cycle_impl_decode(): the read of the PMU's access register trapped. */
+#define CYCLE_IMPL_ACCESS_REGISTER 100
 
-#if defined(__GNUC__) && defined(__aarch64__)
+#if defined(__aarch64__)
 /* AArch64: the PMU cycle counter read directly, the same counter read
- * through a perf event (kernel.perf_user_access=1, Linux 5.17+), and the
- * generic timer's virtual count. */
+ * through a perf event (kernel.perf_user_access=1, Linux 5.17+; read by the
+ * engine's perf tier, not by an instruction), and the generic timer's
+ * virtual count. */
 #define CYCLE_IMPL_PORT_AARCH64 1
 #define CYCLE_IMPL_NHW 3
 #define CYCLE_IMPL_NAMES "PMCCNTR_EL0\0PMCCNTR_EL0_perf\0CNTVCT_EL0\0"
 #define CYCLE_IMPL_PERF_INDEX 1
 #define CYCLE_IMPL_INLINE_INDEX 2
-#define CYCLE_IMPL_GUARDED(i) ((i) <= CYCLE_IMPL_PERF_INDEX)
-#define CYCLE_IMPL_PMU(i) ((i) <= CYCLE_IMPL_PERF_INDEX)
+#define CYCLE_IMPL_REVOCABLE(i) ((i) <= CYCLE_IMPL_PERF_INDEX)
 #define CYCLE_IMPL_CYCLES(i) ((i) <= CYCLE_IMPL_PERF_INDEX)
-#define CYCLE_IMPL_NARROW(i) 0
-/* With both macros the timer comes first (see the manual, Configuration):
- * the order of the blocks without the engine. */
+/* With both macros the timer comes first (the manual, Configuration). */
 #if defined(HAVE_ARMV8_PMCCNTR_EL0) && !defined(HAVE_ARMV8_CNTVCT_EL0)
 #define CYCLE_IMPL_CONFIGURED 0
 #else
 #define CYCLE_IMPL_CONFIGURED 2
 #endif
-/* Index 1, the perf tier, is read by the engine, not by an instruction. */
 CYCLE_IMPL_INLINE uint64_t cycle_impl_hw_read(int i)
 {
 	uint64_t v = 0;
@@ -314,10 +340,14 @@ CYCLE_IMPL_INLINE double cycle_impl_hw_nominal_hz(int i)
 	__asm__ __volatile__("mrs %0, cntfrq_el0" : "=r"(f));
 	return (double)f;
 }
-/* Whether PMCCNTR_EL0 is readable at EL0 now, as PMUSERENR_EL0 tells
- * (cycle_impl_userenr_grant).  PMUSERENR_EL0 itself is readable at EL0 (a
- * hypervisor without a virtual PMU may trap it: the guard completes that
- * read with 0). */
+/* CNTVCT_EL0: Linux lets EL0 read it, or completes a read it traps itself
+ * (timer errata); it never raises SIGILL for it. */
+CYCLE_IMPL_INLINE int cycle_impl_quiet(int i)
+{
+	return i == 2;
+}
+/* PMUSERENR_EL0 is readable at EL0 (a hypervisor without a virtual PMU may
+ * trap it: the guard completes that read with 0). */
 #define CYCLE_IMPL_PMU_ACCESS 1
 CYCLE_IMPL_INLINE int cycle_impl_pmu_access(void)
 {
@@ -326,17 +356,47 @@ CYCLE_IMPL_INLINE int cycle_impl_pmu_access(void)
 	__asm__ __volatile__("mrs %0, pmuserenr_el0" : "=r"(v));
 	return cycle_impl_userenr_grant((unsigned long)v);
 }
+#define CYCLE_IMPL_TRAP_SIGNAL SIGILL
+struct cycle_impl_regs {
+	uint64_t fault_address;
+	uint64_t x[31];
+	uint64_t sp;
+	uint64_t pc;
+};
+#define CYCLE_IMPL_PC(r) ((r)->pc)
+CYCLE_IMPL_INLINE int cycle_impl_decode_insn(const struct cycle_impl_regs *r,
+					     int *reg)
+{
+	uint32_t insn = *(const uint32_t *)(uintptr_t)r->pc;
 
-#elif defined(__GNUC__) && defined(__arm__) && defined(__ARM_ARCH) && \
-	__ARM_ARCH >= 7 && \
+#if defined(__AARCH64EB__)
+	insn = __builtin_bswap32(insn); /* instructions are little-endian */
+#endif
+	*reg = (int)(insn & 0x1f);
+	if ((insn & 0xffffffe0u) == 0xd53b9d00u) /* mrs Xt, PMCCNTR_EL0 */
+		return 0;
+	if ((insn & 0xffffffe0u) == 0xd53b9e00u) /* mrs Xt, PMUSERENR_EL0 */
+		return CYCLE_IMPL_ACCESS_REGISTER;
+	if ((insn & 0xffffffe0u) == 0xd53be040u) /* mrs Xt, CNTVCT_EL0 */
+		return 2;
+	return -1;
+}
+CYCLE_IMPL_INLINE void cycle_impl_complete_insn(struct cycle_impl_regs *r,
+						int reg, uint64_t value)
+{
+	if (reg != 31) /* xzr */
+		r->x[reg] = value;
+	r->pc += 4;
+}
+
+#elif defined(__arm__) && defined(__ARM_ARCH) && __ARM_ARCH >= 7 && \
 	(!defined(__ARM_ARCH_PROFILE) || __ARM_ARCH_PROFILE == 'A')
 /* 32-bit ARMv7-A and later: CP15 PMU cycle counter and generic timer. */
 #define CYCLE_IMPL_PORT_ARMV7 1
 #define CYCLE_IMPL_NHW 2
 #define CYCLE_IMPL_NAMES "PMCCNTR\0CNTVCT\0"
 #define CYCLE_IMPL_INLINE_INDEX 1
-#define CYCLE_IMPL_GUARDED(i) ((i) == 0) /* Linux clears PMUSERENR */
-#define CYCLE_IMPL_PMU(i) ((i) == 0)
+#define CYCLE_IMPL_REVOCABLE(i) ((i) == 0) /* Linux clears PMUSERENR */
 #define CYCLE_IMPL_CYCLES(i) ((i) == 0)
 #define CYCLE_IMPL_NARROW(i) ((i) == 0) /* PMCCNTR is 32 bits */
 #define CYCLE_IMPL_HAS_NARROW 1
@@ -368,9 +428,15 @@ CYCLE_IMPL_INLINE double cycle_impl_hw_nominal_hz(int i)
 	__asm__ __volatile__("mrc p15, 0, %0, c14, c0, 0" : "=r"(f));
 	return (double)f;
 }
-/* Whether PMCCNTR is readable at PL0 now: PMUSERENR.EN (ARMv7), .CR
- * (ARMv8 in AArch32), .UEN (PMUv3.9): cycle_impl_userenr_grant.  PMUSERENR
- * is readable at PL0. */
+/* Linux keeps CNTVCT readable where it works, but a 32-bit core may lack
+ * the generic timer, and qemu-arm traps it: the choice probes. */
+CYCLE_IMPL_INLINE int cycle_impl_quiet(int i)
+{
+	(void)i;
+	return 0;
+}
+/* PMUSERENR is readable at PL0: .EN (ARMv7), .CR (ARMv8 in AArch32), .UEN
+ * (PMUv3.9), as cycle_impl_userenr_grant reads them. */
 #define CYCLE_IMPL_PMU_ACCESS 1
 CYCLE_IMPL_INLINE int cycle_impl_pmu_access(void)
 {
@@ -379,25 +445,80 @@ CYCLE_IMPL_INLINE int cycle_impl_pmu_access(void)
 	__asm__ __volatile__("mrc p15, 0, %0, c9, c14, 0" : "=r"(v));
 	return cycle_impl_userenr_grant(v);
 }
+#define CYCLE_IMPL_TRAP_SIGNAL SIGILL
+struct cycle_impl_regs {
+	unsigned long trap_no, error_code, oldmask;
+	unsigned long r[16]; /* r0-r10, fp, ip, sp, lr, pc */
+	unsigned long cpsr;
+};
+#define CYCLE_IMPL_PC(r) ((r)->r[15])
+/* *reg gets Rt, and for MRRC also Rt2 (bits 19:16) in bits 8 and up. */
+CYCLE_IMPL_INLINE int cycle_impl_decode_insn(const struct cycle_impl_regs *r,
+					     int *reg)
+{
+	uint32_t insn;
 
-#elif defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
-/* x86: the time-stamp counter (faults if the thread set PR_TSC_SIGSEGV).
- * It is emitted as "ds rdtsc" (3e 0f 31: the prefix changes nothing), so
- * that the guard completes only this header's reads, never an rdtsc of the
- * vDSO or of the program. */
+	if (r->cpsr & 0x20) { /* Thumb: two halfwords, the first one high */
+		const uint16_t *hw = (const uint16_t *)(uintptr_t)r->r[15];
+		uint16_t h1 = hw[0], h2 = 0;
+
+#if defined(__ARMEB__)
+		h1 = __builtin_bswap16(h1); /* instructions are little-endian */
+#endif
+		/* The second halfword only for a 32-bit encoding: a 16-bit
+		 * UDF may end the last mapped page. */
+		if ((h1 >> 11) >= 0x1d) {
+			h2 = hw[1];
+#if defined(__ARMEB__)
+			h2 = __builtin_bswap16(h2);
+#endif
+		}
+		insn = (uint32_t)h1 << 16 | h2;
+	} else {
+		insn = *(const uint32_t *)(uintptr_t)r->r[15];
+#if defined(__ARMEB__)
+		insn = __builtin_bswap32(insn);
+#endif
+	}
+	*reg = (int)((insn >> 12) & 0xf);
+	if ((insn & 0xffff0fffu) == 0xee190f1du) /* mrc p15,0,Rt,c9,c13,0 */
+		return 0;
+	if ((insn & 0xffff0fffu) == 0xee190f1eu) /* mrc p15,0,Rt,c9,c14,0 */
+		return CYCLE_IMPL_ACCESS_REGISTER;
+	if ((insn & 0xfff00fffu) == 0xec500f1eu) { /* mrrc p15,1,Rt,Rt2,c14 */
+		*reg |= (int)((insn >> 16) & 0xf) << 8 | 0x10000;
+		return 1;
+	}
+	return -1;
+}
+CYCLE_IMPL_INLINE void cycle_impl_complete_insn(struct cycle_impl_regs *r,
+						int reg, uint64_t value)
+{
+	int rt = reg & 0xf, rt2 = (reg >> 8) & 0xf;
+
+	if (rt < 15)
+		r->r[rt] = (unsigned long)(uint32_t)value;
+	if ((reg & 0x10000) && rt2 < 15)
+		r->r[rt2] = (unsigned long)(uint32_t)(value >> 32);
+	r->r[15] += 4; /* both encodings are 32 bits, in ARM and in Thumb */
+}
+
+#elif defined(__x86_64__) || defined(__i386__)
+/* x86: the time-stamp counter, which faults (SIGSEGV) only where the
+ * process itself set PR_TSC_SIGSEGV: so no guard stays, and a program that
+ * does it after the first call gets what the classic header gives it.  It
+ * is emitted as "ds rdtsc" (3e 0f 31: the prefix changes nothing), so that
+ * the guard completes only this header's reads, never an rdtsc of the vDSO
+ * or of the program. */
 #define CYCLE_IMPL_PORT_X86 1
 #define CYCLE_IMPL_NHW 1
 #define CYCLE_IMPL_NAMES "rdtsc\0"
 #define CYCLE_IMPL_INLINE_INDEX 0
-/* Only the process itself can turn rdtsc off (PR_SET_TSC), so the guard
- * does not stay: a program that does it after the first call gets what the
- * classic header gives it. */
-#define CYCLE_IMPL_GUARDED(i) 0
-#define CYCLE_IMPL_PMU(i) 0
 #define CYCLE_IMPL_CYCLES(i) ((i) == 0)
-#define CYCLE_IMPL_NARROW(i) 0
 #define CYCLE_IMPL_CONFIGURED 0
 #define CYCLE_IMPL_CYCLE_TIME_MIN 5000.0 /* FFTW's value for x86 */
+#define CYCLE_IMPL_VDSO_READS_HW0 1
+#define CYCLE_IMPL_UNGUARDED_OK 1
 CYCLE_IMPL_INLINE uint64_t cycle_impl_hw_read(int i)
 {
 	uint32_t lo, hi;
@@ -411,8 +532,93 @@ CYCLE_IMPL_INLINE double cycle_impl_hw_nominal_hz(int i)
 	(void)i;
 	return 0.0;
 }
+/* A two-argument system call without libc's syscall(), which strict ISO
+ * modes do not declare; returns -errno on failure. */
+#if defined(__x86_64__)
+#define CYCLE_IMPL_SYS_PRCTL 157L
+#define CYCLE_IMPL_SYS_CLOCK_GETTIME 228L
+#else
+#define CYCLE_IMPL_SYS_PRCTL 172L
+#define CYCLE_IMPL_SYS_CLOCK_GETTIME 265L
+#define CYCLE_IMPL_SYS_CLOCK_GETTIME64 403L
+#endif
+CYCLE_IMPL_INLINE long cycle_impl_x86_syscall(long nr, long a, long b)
+{
+	long ret;
 
-#elif defined(__GNUC__) && defined(__riscv) && __riscv_xlen == 64
+#if defined(__x86_64__)
+#if defined(__ILP32__)
+	nr |= 0x40000000L; /* x32 */
+#endif
+	__asm__ __volatile__("syscall"
+			     : "=a"(ret)
+			     : "0"(nr), "D"(a), "S"(b)
+			     : "rcx", "r11", "memory");
+#else
+	__asm__ __volatile__("int $0x80"
+			     : "=a"(ret)
+			     : "0"(nr), "b"(a), "c"(b)
+			     : "memory");
+#endif
+	return ret;
+}
+/* prctl(PR_GET_TSC): one system call.  A seccomp filter that answers it
+ * with an error, or with a SIGSYS whose handler returns, leaves the answer
+ * unknown (tsc stays 0): then the choice probes. */
+CYCLE_IMPL_INLINE int cycle_impl_quiet(int i)
+{
+	int tsc = 0;
+
+	(void)i;
+	return cycle_impl_x86_syscall(CYCLE_IMPL_SYS_PRCTL, 25 /* PR_GET_TSC */,
+				      (long)(uintptr_t)&tsc) == 0 &&
+	       tsc == 1 /* PR_TSC_ENABLE */;
+}
+CYCLE_IMPL_INLINE void cycle_impl_clock_syscall(clockid_t clock,
+						struct timespec *ts)
+{
+	long nr = CYCLE_IMPL_SYS_CLOCK_GETTIME;
+
+#if defined(CYCLE_IMPL_SYS_CLOCK_GETTIME64)
+	if (sizeof(ts->tv_sec) == 8) /* a 64-bit time_t on i386 */
+		nr = CYCLE_IMPL_SYS_CLOCK_GETTIME64;
+#endif
+	cycle_impl_x86_syscall(nr, (long)clock, (long)(uintptr_t)ts);
+}
+#define CYCLE_IMPL_TRAP_SIGNAL SIGSEGV
+#if defined(__x86_64__)
+struct cycle_impl_regs {
+	uint64_t r8_15[8], di, si, bp, bx, dx, ax, cx, sp, ip;
+};
+#else
+struct cycle_impl_regs {
+	uint32_t gs, fs, es, ds, di, si, bp, sp, bx, dx, cx, ax;
+	uint32_t trapno, err, ip;
+};
+#endif
+/* A disabled rdtsc is a general protection fault: SI_KERNEL, no address.
+ * A page fault (a NULL call, a bad pointer) never is, and its PC need not
+ * be readable. */
+#define CYCLE_IMPL_TRAPPED_HERE(info, r) ((info)->si_code == 0x80)
+#define CYCLE_IMPL_PC(r) ((r)->ip)
+CYCLE_IMPL_INLINE int cycle_impl_decode_insn(const struct cycle_impl_regs *r,
+					     int *reg)
+{
+	const unsigned char *p = (const unsigned char *)(uintptr_t)r->ip;
+
+	*reg = 0;
+	return p[0] == 0x3e && p[1] == 0x0f && p[2] == 0x31 ? 0 : -1;
+}
+CYCLE_IMPL_INLINE void cycle_impl_complete_insn(struct cycle_impl_regs *r,
+						int reg, uint64_t value)
+{
+	(void)reg;
+	r->ax = (uint32_t)value;
+	r->dx = (uint32_t)(value >> 32);
+	r->ip += 3; /* ds rdtsc */
+}
+
+#elif defined(__riscv) && __riscv_xlen == 64
 /* RISC-V: Linux 6.6+ makes rdcycle trap by default (and the sysctl
  * kernel.perf_user_access can take it back at any time); rdtime does not.
  * So the chain starts at rdtime, as FFTW does (d46ecddd), with no handler
@@ -422,10 +628,8 @@ CYCLE_IMPL_INLINE double cycle_impl_hw_nominal_hz(int i)
 #define CYCLE_IMPL_NHW 2
 #define CYCLE_IMPL_NAMES "rdcycle\0rdtime\0"
 #define CYCLE_IMPL_INLINE_INDEX 1
-#define CYCLE_IMPL_GUARDED(i) ((i) == 0)
-#define CYCLE_IMPL_PMU(i) ((i) == 0)
+#define CYCLE_IMPL_REVOCABLE(i) ((i) == 0)
 #define CYCLE_IMPL_CYCLES(i) ((i) == 0)
-#define CYCLE_IMPL_NARROW(i) 0
 #if defined(HAVE_RISCV_RDCYCLE)
 #define CYCLE_IMPL_CONFIGURED 0
 #else
@@ -446,17 +650,42 @@ CYCLE_IMPL_INLINE double cycle_impl_hw_nominal_hz(int i)
 	(void)i;
 	return 0.0;
 }
+CYCLE_IMPL_INLINE int cycle_impl_quiet(int i)
+{
+	return i == 1; /* rdtime: Linux keeps it readable */
+}
+#define CYCLE_IMPL_TRAP_SIGNAL SIGILL
+struct cycle_impl_regs {
+	uint64_t pc;
+	uint64_t x[31]; /* x1..x31 */
+};
+#define CYCLE_IMPL_PC(r) ((r)->pc)
+CYCLE_IMPL_INLINE int cycle_impl_decode_insn(const struct cycle_impl_regs *r,
+					     int *reg)
+{
+	uint32_t insn = *(const uint32_t *)(uintptr_t)r->pc;
 
-#elif defined(__GNUC__) && (defined(__powerpc__) || defined(__ppc__))
-/* PowerPC: the time base. */
+	*reg = (int)((insn >> 7) & 0x1f);
+	if ((insn & 0xfffff07fu) == 0xc0002073u) /* csrrs rd, cycle, x0 */
+		return 0;
+	if ((insn & 0xfffff07fu) == 0xc0102073u) /* csrrs rd, time, x0 */
+		return 1;
+	return -1;
+}
+CYCLE_IMPL_INLINE void cycle_impl_complete_insn(struct cycle_impl_regs *r,
+						int reg, uint64_t value)
+{
+	if (reg != 0)
+		r->x[reg - 1] = value;
+	r->pc += 4;
+}
+
+#elif defined(__powerpc__) || defined(__ppc__)
+/* PowerPC: the time base, which never traps. */
 #define CYCLE_IMPL_PORT_PPC 1
 #define CYCLE_IMPL_NHW 1
 #define CYCLE_IMPL_NAMES "mftb\0"
 #define CYCLE_IMPL_INLINE_INDEX 0
-#define CYCLE_IMPL_GUARDED(i) 0
-#define CYCLE_IMPL_PMU(i) 0
-#define CYCLE_IMPL_CYCLES(i) 0
-#define CYCLE_IMPL_NARROW(i) 0
 #define CYCLE_IMPL_CONFIGURED 0
 CYCLE_IMPL_INLINE uint64_t cycle_impl_hw_read(int i)
 {
@@ -482,17 +711,19 @@ CYCLE_IMPL_INLINE double cycle_impl_hw_nominal_hz(int i)
 	(void)i;
 	return 0.0;
 }
+CYCLE_IMPL_INLINE int cycle_impl_quiet(int i)
+{
+	(void)i;
+	return 1;
+}
 
-#elif defined(__GNUC__) && defined(__s390x__)
-/* s390x: the TOD clock (bit 51 ticks every microsecond). */
+#elif defined(__s390x__)
+/* s390x: the TOD clock (bit 51 ticks every microsecond), which never
+ * traps. */
 #define CYCLE_IMPL_PORT_S390 1
 #define CYCLE_IMPL_NHW 1
 #define CYCLE_IMPL_NAMES "stckf\0"
 #define CYCLE_IMPL_INLINE_INDEX 0
-#define CYCLE_IMPL_GUARDED(i) 0
-#define CYCLE_IMPL_PMU(i) 0
-#define CYCLE_IMPL_CYCLES(i) 0
-#define CYCLE_IMPL_NARROW(i) 0
 #define CYCLE_IMPL_CONFIGURED 0
 CYCLE_IMPL_INLINE uint64_t cycle_impl_hw_read(int i)
 {
@@ -507,19 +738,106 @@ CYCLE_IMPL_INLINE double cycle_impl_hw_nominal_hz(int i)
 	(void)i;
 	return 4096.0e6;
 }
+CYCLE_IMPL_INLINE int cycle_impl_quiet(int i)
+{
+	(void)i;
+	return 1;
+}
+#endif /* the ports */
 
-#else
-/* No hardware counter known here: clock_gettime only, if the engine runs. */
+/* The defaults: no hardware counter (clock_gettime only), nothing that the
+ * kernel revokes, nothing that traps. */
+#ifndef CYCLE_IMPL_NHW
 #define CYCLE_IMPL_NHW 0
 #define CYCLE_IMPL_CONFIGURED 0
+#define CYCLE_IMPL_INLINE_INDEX 0
+CYCLE_IMPL_INLINE uint64_t cycle_impl_hw_read(int i)
+{
+	(void)i;
+	return 0;
+}
+CYCLE_IMPL_INLINE double cycle_impl_hw_nominal_hz(int i)
+{
+	(void)i;
+	return 0.0;
+}
+CYCLE_IMPL_INLINE int cycle_impl_quiet(int i)
+{
+	(void)i;
+	return 0;
+}
+#endif
+#ifndef CYCLE_IMPL_REVOCABLE
+#define CYCLE_IMPL_REVOCABLE(i) 0
+#endif
+#ifndef CYCLE_IMPL_CYCLES
+#define CYCLE_IMPL_CYCLES(i) 0
+#endif
+#ifndef CYCLE_IMPL_NARROW
+#define CYCLE_IMPL_NARROW(i) 0
+#endif
+#ifndef CYCLE_IMPL_CYCLE_TIME_MIN
+#define CYCLE_IMPL_CYCLE_TIME_MIN 100.0 /* FFTW's default TIME_MIN */
+#endif
+#ifndef CYCLE_IMPL_PMU_ACCESS
+CYCLE_IMPL_INLINE int cycle_impl_pmu_access(void)
+{
+	return CYCLE_IMPL_PMU_GRANTED;
+}
+#endif
+#ifndef CYCLE_IMPL_VDSO_READS_HW0
+#define CYCLE_IMPL_VDSO_READS_HW0 0
+#define CYCLE_IMPL_UNGUARDED_OK 0
+#define cycle_impl_clock_syscall(clock, ts) clock_gettime((clock), (ts))
+#endif
+#ifndef CYCLE_IMPL_TRAP_SIGNAL
+#define CYCLE_IMPL_TRAP_SIGNAL 0
+struct cycle_impl_regs {
+	unsigned long pc;
+};
+#define CYCLE_IMPL_PC(r) ((r)->pc)
+CYCLE_IMPL_INLINE int cycle_impl_decode_insn(const struct cycle_impl_regs *r,
+					     int *reg)
+{
+	(void)r;
+	*reg = 0;
+	return -1;
+}
+CYCLE_IMPL_INLINE void cycle_impl_complete_insn(struct cycle_impl_regs *r,
+						int reg, uint64_t value)
+{
+	(void)r;
+	(void)reg;
+	(void)value;
+}
+#endif
+#ifndef CYCLE_IMPL_TRAPPED_HERE
+/* An undefined instruction (ILL_ILLOPC from Linux, ILL_ILLOPN from
+ * qemu-user) whose si_addr is the instruction itself. */
+#define CYCLE_IMPL_TRAPPED_HERE(info, r) \
+	((info)->si_code > 0 && (uintptr_t)(info)->si_addr == CYCLE_IMPL_PC(r))
 #endif
 
-/* ------------------------------------------------------------------------
- * The run-time engine: Linux, GCC-compatible compiler, POSIX visible, an
- * architecture whose counters are not left to a classic block.
- * ---------------------------------------------------------------------- */
+CYCLE_IMPL_INLINE struct cycle_impl_regs *cycle_impl_regs_of(void *context)
+{
+	return (struct cycle_impl_regs *)(void *)
+		&((ucontext_t *)context)->uc_mcontext;
+}
+CYCLE_IMPL_INLINE int cycle_impl_decode(const siginfo_t *info, void *context,
+					int *reg)
+{
+	const struct cycle_impl_regs *r = cycle_impl_regs_of(context);
 
-#if defined(CYCLE_IMPL_ENGINE)
+	*reg = 0;
+	if (CYCLE_IMPL_TRAP_SIGNAL == 0 || !CYCLE_IMPL_TRAPPED_HERE(info, r))
+		return -1;
+	return cycle_impl_decode_insn(r, reg);
+}
+CYCLE_IMPL_INLINE void cycle_impl_complete(void *context, int reg,
+					   uint64_t value)
+{
+	cycle_impl_complete_insn(cycle_impl_regs_of(context), reg, value);
+}
 
 #ifdef CLOCK_MONOTONIC_RAW
 #define CYCLE_IMPL_CLOCK CLOCK_MONOTONIC_RAW
@@ -546,9 +864,6 @@ CYCLE_IMPL_INLINE double cycle_impl_hw_nominal_hz(int i)
 #define CYCLE_IMPL_READY 16
 #define CYCLE_IMPL_CONVERTED 32
 #define CYCLE_IMPL_INDEX_OF(mode) ((mode) & 15)
-
-/* cycle_impl_decode(): the read of the PMU's access register trapped. */
-#define CYCLE_IMPL_ACCESS_REGISTER 100
 
 /* cycle_impl_state.status[]. */
 #define CYCLE_IMPL_UNTESTED 0
@@ -759,253 +1074,6 @@ extern __thread struct cycle_impl_v3_thread cycle_impl_self
 typedef char cycle_impl_v3_thread_bytes[
 	sizeof(struct cycle_impl_v3_thread) == CYCLE_IMPL_THREAD_BYTES ? 1 : -1];
 
-/* --- Recognising and completing a trapping read, per port. ---------------
- * cycle_impl_decode() returns the counter index of the instruction at the
- * faulting PC (or -1) and where its result goes, for a signal that the
- * kernel raised for that very instruction (checked from si_code and
- * si_addr before the PC is read); cycle_impl_complete() writes the value
- * there and steps over the instruction.  The register file is the kernel's
- * sigcontext at uc_mcontext, mirrored here so that no libc feature macro is
- * needed to name its fields. */
-
-#if defined(CYCLE_IMPL_PORT_AARCH64)
-#define CYCLE_IMPL_TRAP_SIGNAL SIGILL
-struct cycle_impl_regs {
-	uint64_t fault_address;
-	uint64_t x[31];
-	uint64_t sp;
-	uint64_t pc;
-};
-CYCLE_IMPL_INLINE struct cycle_impl_regs *cycle_impl_regs_of(void *context)
-{
-	return (struct cycle_impl_regs *)(void *)
-		&((ucontext_t *)context)->uc_mcontext;
-}
-CYCLE_IMPL_INLINE int cycle_impl_decode(const siginfo_t *info, void *context,
-					int *reg)
-{
-	struct cycle_impl_regs *r = cycle_impl_regs_of(context);
-	uint32_t insn;
-
-	/* An undefined instruction: ILL_ILLOPC from Linux, ILL_ILLOPN from
-	 * qemu-user; si_addr is the instruction. */
-	if (info->si_code <= 0 || (uintptr_t)info->si_addr != r->pc)
-		return -1;
-	insn = *(const uint32_t *)(uintptr_t)r->pc;
-#if defined(__AARCH64EB__)
-	insn = __builtin_bswap32(insn); /* instructions are little-endian */
-#endif
-	*reg = (int)(insn & 0x1f);
-	if ((insn & 0xffffffe0u) == 0xd53b9d00u) /* mrs Xt, PMCCNTR_EL0 */
-		return 0;
-	if ((insn & 0xffffffe0u) == 0xd53b9e00u) /* mrs Xt, PMUSERENR_EL0 */
-		return CYCLE_IMPL_ACCESS_REGISTER;
-	if ((insn & 0xffffffe0u) == 0xd53be040u) /* mrs Xt, CNTVCT_EL0 */
-		return 2;
-	return -1;
-}
-CYCLE_IMPL_INLINE void cycle_impl_complete(void *context, int reg,
-					   uint64_t value)
-{
-	struct cycle_impl_regs *r = cycle_impl_regs_of(context);
-
-	if (reg != 31) /* xzr */
-		r->x[reg] = value;
-	r->pc += 4;
-}
-
-#elif defined(CYCLE_IMPL_PORT_ARMV7)
-#define CYCLE_IMPL_TRAP_SIGNAL SIGILL
-struct cycle_impl_regs {
-	unsigned long trap_no, error_code, oldmask;
-	unsigned long r[16]; /* r0-r10, fp, ip, sp, lr, pc */
-	unsigned long cpsr;
-};
-CYCLE_IMPL_INLINE struct cycle_impl_regs *cycle_impl_regs_of(void *context)
-{
-	return (struct cycle_impl_regs *)(void *)
-		&((ucontext_t *)context)->uc_mcontext;
-}
-CYCLE_IMPL_INLINE uint32_t cycle_impl_insn(const struct cycle_impl_regs *r)
-{
-	uint32_t insn;
-
-	if (r->cpsr & 0x20) { /* Thumb: two halfwords, the first one high */
-		const uint16_t *hw = (const uint16_t *)(uintptr_t)r->r[15];
-		uint16_t h1 = hw[0], h2 = 0;
-
-#if defined(__ARMEB__)
-		h1 = __builtin_bswap16(h1); /* instructions are little-endian */
-#endif
-		/* The second halfword only for a 32-bit encoding: a 16-bit
-		 * UDF may end the last mapped page. */
-		if ((h1 >> 11) >= 0x1d) {
-			h2 = hw[1];
-#if defined(__ARMEB__)
-			h2 = __builtin_bswap16(h2);
-#endif
-		}
-		insn = (uint32_t)h1 << 16 | h2;
-	} else {
-		insn = *(const uint32_t *)(uintptr_t)r->r[15];
-#if defined(__ARMEB__)
-		insn = __builtin_bswap32(insn);
-#endif
-	}
-	return insn;
-}
-/* *reg gets Rt, and for MRRC also Rt2 (bits 19:16) in bits 8 and up. */
-CYCLE_IMPL_INLINE int cycle_impl_decode(const siginfo_t *info, void *context,
-					int *reg)
-{
-	struct cycle_impl_regs *r = cycle_impl_regs_of(context);
-	uint32_t insn;
-
-	if (info->si_code <= 0 || (uintptr_t)info->si_addr != r->r[15])
-		return -1;
-	insn = cycle_impl_insn(r);
-	*reg = (int)((insn >> 12) & 0xf);
-	if ((insn & 0xffff0fffu) == 0xee190f1du) /* mrc p15,0,Rt,c9,c13,0 */
-		return 0;
-	if ((insn & 0xffff0fffu) == 0xee190f1eu) /* mrc p15,0,Rt,c9,c14,0 */
-		return CYCLE_IMPL_ACCESS_REGISTER;
-	if ((insn & 0xfff00fffu) == 0xec500f1eu) { /* mrrc p15,1,Rt,Rt2,c14 */
-		*reg |= (int)((insn >> 16) & 0xf) << 8 | 0x10000;
-		return 1;
-	}
-	return -1;
-}
-CYCLE_IMPL_INLINE void cycle_impl_complete(void *context, int reg,
-					   uint64_t value)
-{
-	struct cycle_impl_regs *r = cycle_impl_regs_of(context);
-	int rt = reg & 0xf, rt2 = (reg >> 8) & 0xf;
-
-	if (rt < 15)
-		r->r[rt] = (unsigned long)(uint32_t)value;
-	if ((reg & 0x10000) && rt2 < 15)
-		r->r[rt2] = (unsigned long)(uint32_t)(value >> 32);
-	r->r[15] += 4; /* both encodings are 32 bits, in ARM and in Thumb */
-}
-
-#elif defined(CYCLE_IMPL_PORT_X86)
-#define CYCLE_IMPL_TRAP_SIGNAL SIGSEGV
-#if defined(__x86_64__)
-struct cycle_impl_regs {
-	uint64_t r8_15[8], di, si, bp, bx, dx, ax, cx, sp, ip;
-};
-#else
-struct cycle_impl_regs {
-	uint32_t gs, fs, es, ds, di, si, bp, sp, bx, dx, cx, ax;
-	uint32_t trapno, err, ip;
-};
-#endif
-CYCLE_IMPL_INLINE struct cycle_impl_regs *cycle_impl_regs_of(void *context)
-{
-	return (struct cycle_impl_regs *)(void *)
-		&((ucontext_t *)context)->uc_mcontext;
-}
-CYCLE_IMPL_INLINE int cycle_impl_decode(const siginfo_t *info, void *context,
-					int *reg)
-{
-	const unsigned char *p;
-
-	/* A disabled rdtsc is a general protection fault: SI_KERNEL, no
-	 * address.  A page fault (a NULL call, a bad pointer) never is, and
-	 * its PC need not be readable. */
-	if (info->si_code != 0x80 /* SI_KERNEL */)
-		return -1;
-	p = (const unsigned char *)(uintptr_t)cycle_impl_regs_of(context)->ip;
-	*reg = 0;
-	return p[0] == 0x3e && p[1] == 0x0f && p[2] == 0x31 ? 0 : -1;
-}
-CYCLE_IMPL_INLINE void cycle_impl_complete(void *context, int reg,
-					   uint64_t value)
-{
-	struct cycle_impl_regs *r = cycle_impl_regs_of(context);
-
-	(void)reg;
-	r->ax = (uint32_t)value;
-	r->dx = (uint32_t)(value >> 32);
-	r->ip += 3; /* ds rdtsc */
-}
-
-#elif defined(CYCLE_IMPL_PORT_RISCV)
-#define CYCLE_IMPL_TRAP_SIGNAL SIGILL
-struct cycle_impl_regs {
-	uint64_t pc;
-	uint64_t x[31]; /* x1..x31 */
-};
-CYCLE_IMPL_INLINE struct cycle_impl_regs *cycle_impl_regs_of(void *context)
-{
-	return (struct cycle_impl_regs *)(void *)
-		&((ucontext_t *)context)->uc_mcontext;
-}
-CYCLE_IMPL_INLINE int cycle_impl_decode(const siginfo_t *info, void *context,
-					int *reg)
-{
-	struct cycle_impl_regs *r = cycle_impl_regs_of(context);
-	uint32_t insn;
-
-	if (info->si_code <= 0 || (uintptr_t)info->si_addr != r->pc)
-		return -1;
-	insn = *(const uint32_t *)(uintptr_t)r->pc;
-	*reg = (int)((insn >> 7) & 0x1f);
-	if ((insn & 0xfffff07fu) == 0xc0002073u) /* csrrs rd, cycle, x0 */
-		return 0;
-	if ((insn & 0xfffff07fu) == 0xc0102073u) /* csrrs rd, time, x0 */
-		return 1;
-	return -1;
-}
-CYCLE_IMPL_INLINE void cycle_impl_complete(void *context, int reg,
-					   uint64_t value)
-{
-	struct cycle_impl_regs *r = cycle_impl_regs_of(context);
-
-	if (reg != 0)
-		r->x[reg - 1] = value;
-	r->pc += 4;
-}
-#endif /* ports with a decoder */
-
-/* Ports without a decoder: their counters never trap. */
-#ifndef CYCLE_IMPL_TRAP_SIGNAL
-#define CYCLE_IMPL_TRAP_SIGNAL 0
-CYCLE_IMPL_INLINE int cycle_impl_decode(const siginfo_t *info, void *context,
-					int *reg)
-{
-	(void)info;
-	(void)context;
-	*reg = 0;
-	return -1;
-}
-CYCLE_IMPL_INLINE void cycle_impl_complete(void *context, int reg,
-					   uint64_t value)
-{
-	(void)context;
-	(void)reg;
-	(void)value;
-}
-#endif
-
-#if CYCLE_IMPL_NHW == 0
-CYCLE_IMPL_INLINE uint64_t cycle_impl_hw_read(int i)
-{
-	(void)i;
-	return 0;
-}
-CYCLE_IMPL_INLINE double cycle_impl_hw_nominal_hz(int i)
-{
-	(void)i;
-	return 0.0;
-}
-#define CYCLE_IMPL_INLINE_INDEX 0
-#define CYCLE_IMPL_GUARDED(i) 0
-#define CYCLE_IMPL_PMU(i) 0
-#define CYCLE_IMPL_CYCLES(i) 0
-#define CYCLE_IMPL_NARROW(i) 0
-#endif
-
 CYCLE_IMPL_NOINLINE ticks cycle_impl_slow(int configured);
 
 /* --- The classic API. ------------------------------------------------- */
@@ -1143,65 +1211,23 @@ CYCLE_IMPL_INLINE void cycle_impl_say(const char *text)
 	(void)n;
 }
 
-#if defined(CYCLE_IMPL_PORT_X86)
-/* A two-argument system call without libc's syscall(), which strict ISO
- * modes do not declare; returns -errno on failure. */
-CYCLE_IMPL_INLINE long cycle_impl_x86_syscall(long nr, long a, long b)
-{
-	long ret;
-
-#if defined(__x86_64__)
-#if defined(__ILP32__)
-	nr |= 0x40000000L; /* x32 */
-#endif
-	__asm__ __volatile__("syscall"
-			     : "=a"(ret)
-			     : "0"(nr), "D"(a), "S"(b)
-			     : "rcx", "r11", "memory");
-#else
-	__asm__ __volatile__("int $0x80"
-			     : "=a"(ret)
-			     : "0"(nr), "b"(a), "c"(b)
-			     : "memory");
-#endif
-	return ret;
-}
-#endif
-
-/* clock_gettime.  On x86 the vDSO's reads the TSC and faults where the
- * process turned rdtsc off: there the system call answers instead, unless
- * rdtsc is known to work and is the counter in use. */
+/* clock_gettime.  Where the vDSO reads counter 0 (x86: rdtsc, which faults
+ * where the process turned it off) the system call answers instead,
+ * unless counter 0 is known to work and is the counter in use. */
 CYCLE_IMPL_INLINE uint64_t cycle_impl_clock(void)
 {
 	struct timespec ts;
+	int mode = CYCLE_IMPL_LOAD(&cycle_impl_state.mode, CYCLE_IMPL_RELAXED);
 
 	ts.tv_sec = 0;
 	ts.tv_nsec = 0;
-#if defined(CYCLE_IMPL_PORT_X86)
-	{
-		int mode = CYCLE_IMPL_LOAD(&cycle_impl_state.mode,
-					   CYCLE_IMPL_RELAXED);
-
-		if (mode != CYCLE_IMPL_READY &&
-		    (CYCLE_IMPL_LOAD(&cycle_impl_state.status[0],
-				     CYCLE_IMPL_RELAXED) !=
-			     CYCLE_IMPL_AVAILABLE ||
-		     CYCLE_IMPL_INDEX_OF(mode) == CYCLE_IMPL_CLOCK_INDEX)) {
-#if defined(__x86_64__)
-			long nr = 228;
-#else
-			/* clock_gettime64 for a 64-bit time_t. */
-			long nr = sizeof(ts.tv_sec) == 8 ? 403 : 265;
-#endif
-
-			cycle_impl_x86_syscall(nr, (long)CYCLE_IMPL_CLOCK,
-					       (long)(uintptr_t)&ts);
-			return (uint64_t)ts.tv_sec * 1000000000u +
-			       (uint64_t)ts.tv_nsec;
-		}
-	}
-#endif
-	clock_gettime(CYCLE_IMPL_CLOCK, &ts);
+	if (CYCLE_IMPL_VDSO_READS_HW0 && mode != CYCLE_IMPL_READY &&
+	    (CYCLE_IMPL_LOAD(&cycle_impl_state.status[0], CYCLE_IMPL_RELAXED) !=
+		     CYCLE_IMPL_AVAILABLE ||
+	     CYCLE_IMPL_INDEX_OF(mode) == CYCLE_IMPL_CLOCK_INDEX))
+		cycle_impl_clock_syscall(CYCLE_IMPL_CLOCK, &ts);
+	else
+		clock_gettime(CYCLE_IMPL_CLOCK, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
@@ -1215,41 +1241,6 @@ CYCLE_IMPL_INLINE uint64_t cycle_impl_wait(uint64_t c0, uint64_t ns)
 	for (n = 0; n < 1000000 && c - c0 < ns; n++)
 		c = cycle_impl_clock();
 	return c;
-}
-
-/* Whether counter i reads now without a trap, from what the kernel says
- * rather than from a probe (1 only when sure): the choice needs no guard
- * for it. */
-CYCLE_IMPL_INLINE int cycle_impl_quiet(int i)
-{
-#if defined(CYCLE_IMPL_PORT_X86)
-	/* prctl(PR_GET_TSC): one system call.  A seccomp filter that answers
-	 * it with an error, or with a SIGSYS whose handler returns, leaves
-	 * the answer unknown (tsc stays 0): then the choice probes. */
-	int tsc = 0;
-#if defined(__x86_64__)
-	long nr = 157;
-#else
-	long nr = 172;
-#endif
-
-	(void)i;
-	return cycle_impl_x86_syscall(nr, 25 /* PR_GET_TSC */,
-				      (long)(uintptr_t)&tsc) == 0 &&
-	       tsc == 1 /* PR_TSC_ENABLE */;
-#elif defined(CYCLE_IMPL_PORT_AARCH64)
-	/* CNTVCT_EL0: Linux lets EL0 read it, or completes a read it traps
-	 * itself (timer errata); it never raises SIGILL for it. */
-	return i == 2;
-#elif defined(CYCLE_IMPL_PORT_RISCV)
-	return i == 1; /* rdtime: Linux keeps it readable */
-#elif defined(CYCLE_IMPL_PORT_PPC) || defined(CYCLE_IMPL_PORT_S390)
-	(void)i;
-	return 1; /* the time base, the TOD clock: never trap */
-#else
-	(void)i;
-	return 0;
-#endif
 }
 
 /* Whether the trap signal is unblocked in this thread, asked once per
@@ -1317,7 +1308,7 @@ CYCLE_IMPL_INLINE int cycle_impl_next(int index, int skip_pmu)
 	while (next < CYCLE_IMPL_CLOCK_INDEX &&
 	       (CYCLE_IMPL_LOAD(&g->status[next], CYCLE_IMPL_RELAXED) !=
 			CYCLE_IMPL_AVAILABLE ||
-		(skip_pmu && CYCLE_IMPL_PMU(next))))
+		(skip_pmu && CYCLE_IMPL_REVOCABLE(next))))
 		next++;
 	return next;
 }
@@ -1483,9 +1474,9 @@ CYCLE_IMPL_INLINE int cycle_impl_remove(void)
  * With kernel.perf_user_access=1 (Linux 5.17+), the kernel sets
  * PMUSERENR_EL0 when it schedules a task holding a user-readable event, and
  * clears it when it enables the PMU for another task (PERFORMANCE_COUNTERS.md,
- * "The perf tier", says what it leaves behind); the event's first page tells, under a sequence
- * lock, whether the event sits in PMCCNTR_EL0 right now (index 32) and what
- * to add to it.
+ * "The perf tier", says what it leaves behind); the event's first page
+ * tells, under a sequence lock, whether the event sits in PMCCNTR_EL0 right
+ * now (index 32) and what to add to it.
  * The layouts below are the heads of the kernel's struct perf_event_attr (up
  * to config1, PERF_ATTR_SIZE_VER0) and struct perf_event_mmap_page, spelled
  * here so that no kernel header is needed. */
@@ -1510,6 +1501,17 @@ struct cycle_impl_perf_page {
 #endif
 #define CYCLE_IMPL_PERF_CYCLE_INDEX 32 /* armv8pmu_user_event_idx() */
 #define CYCLE_IMPL_PERF_PAGE_SIZE 4096 /* mapping one page of 4/16/64 KiB */
+/* arm64's system call numbers and the flags passed to them. */
+#define CYCLE_IMPL_SYS_MUNMAP 215
+#define CYCLE_IMPL_SYS_MMAP 222
+#define CYCLE_IMPL_SYS_MADVISE 233
+#define CYCLE_IMPL_SYS_PERF_EVENT_OPEN 241
+#define CYCLE_IMPL_PROT_READ 1
+#define CYCLE_IMPL_PROT_READ_WRITE 3
+#define CYCLE_IMPL_MAP_SHARED 1
+#define CYCLE_IMPL_MAP_PRIVATE_ANONYMOUS 0x22
+#define CYCLE_IMPL_MADV_WIPEONFORK 18
+#define CYCLE_IMPL_PERF_FLAG_FD_CLOEXEC 8
 
 /* An arm64 system call without libc's syscall(), which strict ISO modes
  * do not declare; returns -errno on failure. */
@@ -1638,15 +1640,17 @@ CYCLE_IMPL_NOINLINE int cycle_impl_perf_open(void)
 	attr.flags = CYCLE_IMPL_BITFIELD(5) | CYCLE_IMPL_BITFIELD(6);
 	attr.config1 = 3; /* bit 0 "long": 64 bits; bit 1 "rdpmc": EL0 reads */
 	/* perf_event_open(attr, this thread, any CPU, no group, CLOEXEC). */
-	fd = cycle_impl_syscall6(241, (long)(uintptr_t)&attr, 0, -1, -1, 8, 0);
+	fd = cycle_impl_syscall6(CYCLE_IMPL_SYS_PERF_EVENT_OPEN,
+				 (long)(uintptr_t)&attr, 0, -1, -1,
+				 CYCLE_IMPL_PERF_FLAG_FD_CLOEXEC, 0);
 	if (fd < 0) {
 		g->perf_errno = (int)-fd;
 		state = CYCLE_IMPL_PERF_OPEN_FAILED;
 		goto out;
 	}
-	/* mmap(NULL, one page, PROT_READ, MAP_SHARED, fd, 0) */
-	page = cycle_impl_syscall6(222, 0, CYCLE_IMPL_PERF_PAGE_SIZE, 1, 1, fd,
-				   0);
+	page = cycle_impl_syscall6(CYCLE_IMPL_SYS_MMAP, 0,
+				   CYCLE_IMPL_PERF_PAGE_SIZE, CYCLE_IMPL_PROT_READ,
+				   CYCLE_IMPL_MAP_SHARED, fd, 0);
 	if (page < 0 && page > -4096) {
 		g->perf_errno = (int)-page;
 		close((int)fd);
@@ -1655,16 +1659,18 @@ CYCLE_IMPL_NOINLINE int cycle_impl_perf_open(void)
 	}
 	/* The kernel does not copy the event's page into a child of fork():
 	 * a private page with MADV_WIPEONFORK tells the child, which finds
-	 * it zeroed, to read another tier instead of the missing page.
-	 * mmap(NULL, page, PROT_READ|PROT_WRITE, MAP_PRIVATE|MAP_ANONYMOUS). */
-	alive = cycle_impl_syscall6(222, 0, CYCLE_IMPL_PERF_PAGE_SIZE, 3, 0x22,
-				    -1, 0);
+	 * it zeroed, to read another tier instead of the missing page. */
+	alive = cycle_impl_syscall6(CYCLE_IMPL_SYS_MMAP, 0,
+				    CYCLE_IMPL_PERF_PAGE_SIZE,
+				    CYCLE_IMPL_PROT_READ_WRITE,
+				    CYCLE_IMPL_MAP_PRIVATE_ANONYMOUS, -1, 0);
 	if ((alive < 0 && alive > -4096) ||
-	    (err = cycle_impl_syscall6(233, alive, CYCLE_IMPL_PERF_PAGE_SIZE,
-				       18, 0, 0, 0)) != 0) {
+	    (err = cycle_impl_syscall6(CYCLE_IMPL_SYS_MADVISE, alive,
+				       CYCLE_IMPL_PERF_PAGE_SIZE,
+				       CYCLE_IMPL_MADV_WIPEONFORK, 0, 0, 0)) != 0) {
 		g->perf_errno = (int)-(alive < 0 && alive > -4096 ? alive : err);
-		cycle_impl_syscall6(215, page, CYCLE_IMPL_PERF_PAGE_SIZE, 0, 0,
-				    0, 0); /* munmap */
+		cycle_impl_syscall6(CYCLE_IMPL_SYS_MUNMAP, page,
+				    CYCLE_IMPL_PERF_PAGE_SIZE, 0, 0, 0, 0);
 		close((int)fd);
 		state = CYCLE_IMPL_PERF_MMAP_FAILED;
 		goto out;
@@ -1679,8 +1685,8 @@ CYCLE_IMPL_NOINLINE int cycle_impl_perf_open(void)
 				     *)g->perf_page, &v)) {
 		g->perf_page = NULL;
 		g->perf_opener = NULL;
-		cycle_impl_syscall6(215, page, CYCLE_IMPL_PERF_PAGE_SIZE, 0, 0,
-				    0, 0); /* munmap */
+		cycle_impl_syscall6(CYCLE_IMPL_SYS_MUNMAP, page,
+				    CYCLE_IMPL_PERF_PAGE_SIZE, 0, 0, 0, 0);
 		close((int)fd);
 		state = CYCLE_IMPL_PERF_NO_RDPMC;
 		goto out;
@@ -1793,7 +1799,7 @@ CYCLE_IMPL_INLINE void cycle_impl_on_trap(int sig, siginfo_t *info,
 		/* Revoked after the choice: move to the next usable counter
 		 * for good (clock_gettime at the latest), answer with it. */
 		active = CYCLE_IMPL_INDEX_OF(mode);
-		if (active == index && CYCLE_IMPL_GUARDED(index)) {
+		if (active == index && CYCLE_IMPL_REVOCABLE(index)) {
 			mode = cycle_impl_revoke(index, mode, " trapped");
 			active = CYCLE_IMPL_INDEX_OF(mode);
 		}
@@ -1829,28 +1835,21 @@ CYCLE_IMPL_INLINE int cycle_impl_probe(int index, uint64_t *value)
 		return 0; /* no guard, no read */
 	}
 	if (!cycle_impl_install()) {
-#if defined(CYCLE_IMPL_PORT_X86)
-		/* Neither PR_GET_TSC nor sigaction answers (a seccomp filter
-		 * refuses both): rdtsc can be neither asked about nor probed,
-		 * and is read as the classic header reads it. */
-		*value = cycle_impl_read(index);
-		return 1;
-#else
-		*value = 0;
-		return 0; /* no guard, no read */
-#endif
+		/* Neither the kernel (a seccomp filter refuses PR_GET_TSC) nor
+		 * the guard (and sigaction) answers: rdtsc is read as the
+		 * classic header reads it; anything else is not read. */
+		*value = CYCLE_IMPL_UNGUARDED_OK && index == 0 ?
+			cycle_impl_read(index) : 0;
+		return CYCLE_IMPL_UNGUARDED_OK && index == 0;
 	}
-#if defined(CYCLE_IMPL_PMU_ACCESS)
 	/* Where the PMU counter is not granted its read is not even tried:
 	 * no trap, so nothing another thread's SIGILL handler (a feature
 	 * probe) could receive.  A PMUv3.9 "perhaps" is tried, guarded. */
-	if (index == 0) {
-		if (cycle_impl_pmu_access() == CYCLE_IMPL_PMU_DENIED) {
-			*value = 0;
-			return 0;
-		}
+	if (index == 0 &&
+	    cycle_impl_pmu_access() == CYCLE_IMPL_PMU_DENIED) {
+		*value = 0;
+		return 0;
 	}
-#endif
 #if defined(CYCLE_IMPL_PERF_INDEX)
 	if (index == CYCLE_IMPL_PERF_INDEX && !cycle_impl_perf_open()) {
 		*value = 0;
@@ -1954,12 +1953,11 @@ CYCLE_IMPL_INLINE void cycle_impl_find_readable(int start)
 	uint64_t v;
 	int i;
 
-#if defined(CYCLE_IMPL_PORT_X86)
-	/* Whether rdtsc works decides how the clock is read, even when
+	/* Whether rdtsc works decides how the clock is read (x86), even when
 	 * CYCLE_COUNTER starts the chain at the clock. */
-	g->status[0] = cycle_impl_probe(0, &v) ? CYCLE_IMPL_AVAILABLE
-					       : CYCLE_IMPL_TRAPS;
-#endif
+	if (CYCLE_IMPL_VDSO_READS_HW0)
+		g->status[0] = cycle_impl_probe(0, &v) ? CYCLE_IMPL_AVAILABLE
+						       : CYCLE_IMPL_TRAPS;
 	for (i = start; i < CYCLE_IMPL_NCOUNTERS; i++) {
 #if defined(CYCLE_IMPL_PERF_INDEX)
 		/* Opening a perf cycles event would take PMCCNTR_EL0 away
@@ -2048,13 +2046,8 @@ CYCLE_IMPL_INLINE double cycle_impl_time_min_for(int index, double hz)
 	double tmin;
 
 	(void)index;
-	if (CYCLE_IMPL_CYCLES(index)) {
-#if defined(CYCLE_IMPL_CYCLE_TIME_MIN)
+	if (CYCLE_IMPL_CYCLES(index))
 		return CYCLE_IMPL_CYCLE_TIME_MIN;
-#else
-		return CYCLE_IMPL_TIME_MIN_TICKS;
-#endif
-	}
 	tmin = hz * CYCLE_IMPL_TIME_MIN_S;
 	return tmin < CYCLE_IMPL_TIME_MIN_TICKS ? CYCLE_IMPL_TIME_MIN_TICKS
 						: tmin;
@@ -2152,12 +2145,12 @@ CYCLE_IMPL_NOINLINE void cycle_impl_choose(int configured)
 	chosen = cycle_impl_pick(start);
 	cycle_impl_plan_switch(chosen, last);
 	/* The guard stays only while a revocable counter is in use. */
-	if (!CYCLE_IMPL_GUARDED(chosen) || !cycle_impl_install())
+	if (!CYCLE_IMPL_REVOCABLE(chosen) || !cycle_impl_install())
 		cycle_impl_remove();
 	if (g->debug)
 		cycle_impl_explain(start, chosen, requested);
 	mode = CYCLE_IMPL_READY + chosen;
-	if (CYCLE_IMPL_GUARDED(chosen) && !g->installed)
+	if (CYCLE_IMPL_REVOCABLE(chosen) && !g->installed)
 		mode = CYCLE_IMPL_CONVERTED + cycle_impl_next(chosen, 0);
 	CYCLE_IMPL_STORE(&g->mode, mode, CYCLE_IMPL_RELEASE);
 }
@@ -2245,7 +2238,7 @@ CYCLE_IMPL_NOINLINE void cycle_impl_settle(int configured)
 			mode = CYCLE_IMPL_LOAD(&g->mode, CYCLE_IMPL_ACQUIRE);
 			if (mode == CYCLE_IMPL_REGUARD) {
 				mode = g->resume;
-				if (CYCLE_IMPL_GUARDED(CYCLE_IMPL_INDEX_OF(mode))
+				if (CYCLE_IMPL_REVOCABLE(CYCLE_IMPL_INDEX_OF(mode))
 				    && !cycle_impl_install())
 					mode = CYCLE_IMPL_CONVERTED +
 					       cycle_impl_next(
@@ -2319,12 +2312,11 @@ CYCLE_IMPL_NOINLINE ticks cycle_impl_slow(int configured)
 		mode = CYCLE_IMPL_LOAD(&g->mode, CYCLE_IMPL_ACQUIRE);
 	}
 	index = CYCLE_IMPL_INDEX_OF(mode);
-	if (CYCLE_IMPL_PMU(index) && !cycle_impl_trap_unblocked()) {
+	if (CYCLE_IMPL_REVOCABLE(index) && !cycle_impl_trap_unblocked()) {
 		/* SIGILL blocked here: the next counter, in the same unit. */
 		index = cycle_impl_next(index, 1);
 		return cycle_impl_convert(index, cycle_impl_read(index));
 	}
-#if defined(CYCLE_IMPL_PMU_ACCESS)
 	/* Access taken back (perf, hotplug, idle): seen before the read,
 	 * which then need not trap (only a switch between the two does).
 	 * Under PMUv3.9's UEN the register cannot tell: the read goes
@@ -2334,14 +2326,13 @@ CYCLE_IMPL_NOINLINE ticks cycle_impl_slow(int configured)
 		cycle_impl_revoke(0, mode, " is no longer granted");
 		return cycle_impl_slow(configured);
 	}
-#endif
 	v = cycle_impl_read(index);
 	/* A read that trapped was answered by the guard, which switched
 	 * counters: read again the way the new mode says. */
-	if (CYCLE_IMPL_GUARDED(index) &&
+	if (CYCLE_IMPL_REVOCABLE(index) &&
 	    CYCLE_IMPL_LOAD(&g->mode, CYCLE_IMPL_ACQUIRE) != mode)
 		return cycle_impl_slow(configured);
-	if (CYCLE_IMPL_PMU(index) && mode < CYCLE_IMPL_CONVERTED &&
+	if (CYCLE_IMPL_REVOCABLE(index) && mode < CYCLE_IMPL_CONVERTED &&
 	    index != CYCLE_IMPL_PERF_INDEX_OR_NONE) {
 		/* A PMU counter left readable but stopped (Linux 6.1 does
 		 * that after a perf_user_access task) would make elapsed()
@@ -2532,6 +2523,24 @@ CYCLE_IMPL_INLINE double cycle_impl_time_min(void)
 #define CYCLE_IMPL_EXTENSION
 #endif
 
+#if defined(__aarch64__)
+/* AArch64's virtual count and its rate, for the two blocks that read it. */
+CYCLE_IMPL_INLINE uint64_t cycle_impl_cntvct_el0(void)
+{
+	uint64_t v;
+
+	__asm__ __volatile__("mrs %0, cntvct_el0" : "=r"(v));
+	return v;
+}
+CYCLE_IMPL_INLINE double cycle_impl_cntfrq_el0(void)
+{
+	uint64_t f;
+
+	__asm__ __volatile__("mrs %0, cntfrq_el0" : "=r"(f));
+	return (double)f;
+}
+#endif
+
 #if defined(HAVE_GETHRTIME) && defined(HAVE_HRTIME_T)
 /* Solaris (and any system with gethrtime): nanoseconds, on any CPU. */
 #include <sys/time.h>
@@ -2571,14 +2580,10 @@ CYCLE_IMPL_INLINE double elapsed(ticks t1, ticks t0) /* in nanoseconds */
 CYCLE_IMPL_EXTENSION typedef unsigned long long ticks;
 CYCLE_IMPL_INLINE ticks getticks(void)
 {
-#if defined(CYCLE_IMPL_PORT_PPC)
-	return cycle_impl_hw_read(0);
-#else
 	unsigned int hi, lo;
 
 	CYCLE_IMPL_SPLIT_READ(hi, lo, "mftbu %0", "mftb %0");
 	return (ticks)hi << 32 | lo;
-#endif
 }
 #define CYCLE_IMPL_PLAIN_NAME "mftb"
 #define CYCLE_IMPL_PLAIN_HZ 0.0
@@ -2602,14 +2607,10 @@ typedef uint64_t ticks;
 CYCLE_IMPL_EXTENSION typedef unsigned long long ticks;
 CYCLE_IMPL_INLINE ticks getticks(void)
 {
-#if defined(CYCLE_IMPL_PORT_X86)
-	return cycle_impl_hw_read(0);
-#else /* ICC, Sun Studio and PGI take GCC's assembly syntax too */
-	unsigned int lo, hi;
+	unsigned int lo, hi; /* ICC, Sun Studio and PGI take GCC's syntax */
 
 	__asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
 	return (ticks)hi << 32 | lo;
-#endif
 }
 #define CYCLE_IMPL_PLAIN_NAME "rdtsc"
 #define CYCLE_IMPL_PLAIN_HZ 0.0
@@ -2799,21 +2800,20 @@ CYCLE_IMPL_INLINE ticks getticks(void)
 typedef uint64_t ticks;
 CYCLE_IMPL_INLINE ticks getticks(void)
 {
-#if defined(CYCLE_IMPL_PORT_ARMV7)
-	return cycle_impl_hw_read(1);
-#else
 	uint32_t lo, hi;
 
 	__asm__ __volatile__("mrrc p15, 1, %0, %1, c14" : "=r"(lo), "=r"(hi));
 	return (uint64_t)hi << 32 | lo;
-#endif
+}
+CYCLE_IMPL_INLINE double cycle_impl_plain_hz(void)
+{
+	uint32_t f;
+
+	__asm__ __volatile__("mrc p15, 0, %0, c14, c0, 0" : "=r"(f)); /* CNTFRQ */
+	return (double)f;
 }
 #define CYCLE_IMPL_PLAIN_NAME "CNTVCT"
-#if defined(CYCLE_IMPL_PORT_ARMV7)
-#define CYCLE_IMPL_PLAIN_HZ cycle_impl_hw_nominal_hz(1)
-#else
-#define CYCLE_IMPL_PLAIN_HZ 0.0
-#endif
+#define CYCLE_IMPL_PLAIN_HZ cycle_impl_plain_hz()
 
 #elif defined(HAVE_ARMV7A_PMCCNTR) && defined(__arm__) && !defined(__linux__)
 /* ARMv7-A's PMU cycle counter, where the build asked for it: 32 bits in a
@@ -2821,14 +2821,10 @@ CYCLE_IMPL_INLINE ticks getticks(void)
 typedef uint64_t ticks;
 CYCLE_IMPL_INLINE ticks getticks(void)
 {
-#if defined(CYCLE_IMPL_PORT_ARMV7)
-	return cycle_impl_hw_read(0);
-#else
 	uint32_t cc;
 
 	__asm__ __volatile__("mrc p15, 0, %0, c9, c13, 0" : "=r"(cc));
 	return cc;
-#endif
 }
 #define CYCLE_IMPL_PLAIN_WIDTH uint32_t
 #define CYCLE_IMPL_PLAIN_NAME "PMCCNTR"
@@ -2840,21 +2836,10 @@ CYCLE_IMPL_INLINE ticks getticks(void)
 typedef uint64_t ticks;
 CYCLE_IMPL_INLINE ticks getticks(void)
 {
-#if defined(CYCLE_IMPL_PORT_AARCH64)
-	return cycle_impl_hw_read(2);
-#else
-	uint64_t v;
-
-	__asm__ __volatile__("mrs %0, cntvct_el0" : "=r"(v));
-	return v;
-#endif
+	return cycle_impl_cntvct_el0();
 }
 #define CYCLE_IMPL_PLAIN_NAME "CNTVCT_EL0"
-#if defined(CYCLE_IMPL_PORT_AARCH64)
-#define CYCLE_IMPL_PLAIN_HZ cycle_impl_hw_nominal_hz(2)
-#else
-#define CYCLE_IMPL_PLAIN_HZ 0.0
-#endif
+#define CYCLE_IMPL_PLAIN_HZ cycle_impl_cntfrq_el0()
 
 #elif defined(__aarch64__) && defined(HAVE_ARMV8_PMCCNTR_EL0)
 /* AArch64's PMU cycle counter, where the build asked for it on a system
@@ -2862,14 +2847,10 @@ CYCLE_IMPL_INLINE ticks getticks(void)
 typedef uint64_t ticks;
 CYCLE_IMPL_INLINE ticks getticks(void)
 {
-#if defined(CYCLE_IMPL_PORT_AARCH64)
-	return cycle_impl_hw_read(0);
-#else
 	uint64_t v;
 
 	__asm__ __volatile__("mrs %0, pmccntr_el0" : "=r"(v));
 	return v;
-#endif
 }
 #define CYCLE_IMPL_PLAIN_NAME "PMCCNTR_EL0"
 #define CYCLE_IMPL_PLAIN_HZ 0.0
@@ -2879,9 +2860,7 @@ CYCLE_IMPL_INLINE ticks getticks(void)
 typedef uint64_t ticks;
 CYCLE_IMPL_INLINE ticks getticks(void)
 {
-#if __riscv_xlen == 64 && defined(CYCLE_IMPL_PORT_RISCV)
-	return cycle_impl_hw_read(1);
-#elif __riscv_xlen == 64
+#if __riscv_xlen == 64
 	uint64_t v;
 
 	__asm__ __volatile__("rdtime %0" : "=r"(v));
@@ -2988,17 +2967,17 @@ CYCLE_IMPL_INLINE ticks getticks(void)
 #define CYCLE_IMPL_PLAIN_NAME "ZBUS timer"
 #define CYCLE_IMPL_PLAIN_HZ 0.0
 
-#elif defined(CYCLE_IMPL_PORT_AARCH64)
+#elif defined(__GNUC__) && defined(__aarch64__)
 /* This header's own: AArch64's virtual count on the other systems (FreeBSD,
  * Windows with Clang, ...), which let user space read it too; FFTW has no
  * counter there without a configure flag. */
 typedef uint64_t ticks;
 CYCLE_IMPL_INLINE ticks getticks(void)
 {
-	return cycle_impl_hw_read(2);
+	return cycle_impl_cntvct_el0();
 }
 #define CYCLE_IMPL_PLAIN_NAME "CNTVCT_EL0"
-#define CYCLE_IMPL_PLAIN_HZ cycle_impl_hw_nominal_hz(2)
+#define CYCLE_IMPL_PLAIN_HZ cycle_impl_cntfrq_el0()
 
 #elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L && \
 	defined(TIME_UTC) && !defined(CYCLE_IMPL_NO_STDINT)

@@ -67,7 +67,7 @@ static void check(int with_handler)
 		_exit(2);
 	/* Revocable from outside the program: the PMU counters (ARM's, and
 	 * RISC-V's rdcycle).  Not rdtsc, not the timers, not the clock. */
-	if (CYCLE_IMPL_PMU(CYCLE_IMPL_INDEX_OF(cycle_impl_state.mode)))
+	if (CYCLE_IMPL_REVOCABLE(CYCLE_IMPL_INDEX_OF(cycle_impl_state.mode)))
 		_exit(3);
 	ignored = cycle_impl_state.installer ? RESTORER : 0;
 	for (k = 0; k < 2; k++) {

@@ -64,7 +64,7 @@ int main(void)
 	status = in_child(choose_in_blocked_thread);
 	tap_ok(status == 0, "the first call from a thread blocking every "
 	       "signal survives the probe (status %d)", status);
-#if CYCLE_IMPL_NHW > 0 && CYCLE_IMPL_PMU(0)
+#if CYCLE_IMPL_NHW > 0 && CYCLE_IMPL_REVOCABLE(0)
 	status = in_child(read_pmu_in_blocked_thread);
 	tap_ok(status == 0, "such a thread never reads the granted PMU counter:"
 	       " it gets the next counter in the same unit (status %d)",

@@ -120,21 +120,18 @@ preprocess() {
 	$cc -E -undef -nostdinc -I"$stubs" "$@" "$tmp/unit.c" >"$out" 2>"$tmp/cpp.err"
 }
 
-# summary FILE: five lines: the type of ticks (through cycle_impl_ticks; "-"
-# if none), then what the probes cycle_stub_name, _tmin, _engine and _have
+# summary FILE: five lines: the type of ticks ("-" if none), then what the probes cycle_stub_name, _tmin, _engine and _have
 # were set to, without blanks or quotes.
 summary() {
 	grep -v '^#' "$1" | awk 'BEGIN { RS = ";" }
 		{ gsub(/[ \t\n]+/, " "); gsub(/__extension__ /, "") }
 		match($0, /typedef [^{}]* ticks$/) { t = substr($0, RSTART + 8) }
-		match($0, /typedef [^{}]* cycle_impl_ticks$/) { c = substr($0, RSTART + 8) }
 		match($0, /cycle_stub_[a-z]+ = .*/) {
 			split(substr($0, RSTART), kv, " = ")
 			v = kv[2]; gsub(/[ "]/, "", v); probe[kv[1]] = v
 		}
 		END {
 			sub(/ ticks$/, "", t)
-			if (t == "cycle_impl_ticks") { t = c; sub(/ cycle_impl_ticks$/, "", t) }
 			print (t == "" ? "-" : t)
 			print probe["cycle_stub_name"]; print probe["cycle_stub_tmin"]
 			print probe["cycle_stub_engine"]; print probe["cycle_stub_have"]

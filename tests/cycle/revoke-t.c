@@ -76,13 +76,13 @@ int main(void)
 	 * not emulate PR_SET_TSC; rdcycle reads there), no read can trap.
 	 * rdtsc, which only the program turns off, keeps no guard: two
 	 * tests for it. */
-	if (CYCLE_IMPL_GUARDED(0)) {
+	if (CYCLE_IMPL_REVOCABLE(0)) {
 		uint64_t v;
 
 		if (cycle_impl_probe(0, &v) && in_child(try_turn_off) != 0)
 			tap_skip_all("counter 0 reads here and cannot be revoked");
 	}
-	tap_plan(CYCLE_IMPL_GUARDED(0) ? 9 : 2);
+	tap_plan(CYCLE_IMPL_REVOCABLE(0) ? 9 : 2);
 
 	status = in_child(choose_after_revoke);
 	if (status == 77)
@@ -90,7 +90,7 @@ int main(void)
 	else
 		tap_ok(status == 0,
 		       "a counter turned off before the first call is skipped");
-	if (!CYCLE_IMPL_GUARDED(0)) {
+	if (!CYCLE_IMPL_REVOCABLE(0)) {
 		status = in_child(revoke_unguarded);
 		if (status == 77)
 			tap_skip("cannot turn the counter off here");

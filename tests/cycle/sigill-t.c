@@ -97,7 +97,7 @@ int main(void)
 	(void)getticks(); /* the choice probes, possibly trapping */
 	tap_ok(caught == 0, "the choice's probe reads never reach the program");
 	sigaction(sig, NULL, &now);
-	if (CYCLE_IMPL_GUARDED(CYCLE_IMPL_INDEX_OF(cycle_impl_state.mode)))
+	if (CYCLE_IMPL_REVOCABLE(CYCLE_IMPL_INDEX_OF(cycle_impl_state.mode)))
 		tap_ok(guard_installed(),
 		       "the guard stays for a revocable counter");
 	else

@@ -168,7 +168,7 @@ static int unload(char **argv, int reguard)
 	if (reguard == 1) {
 		/* Put back where the counter needs it (not rdtsc's). */
 		(void)getticks();
-		if (guard_installed() != !!CYCLE_IMPL_GUARDED(0)) {
+		if (guard_installed() != !!CYCLE_IMPL_REVOCABLE(0)) {
 			fputs("host: the program's guard was not put back, or"
 			      " put back where nothing needs it\n", stderr);
 			return 1;
