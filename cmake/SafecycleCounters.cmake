@@ -226,13 +226,22 @@ function(safecycle_counters)
     endif()
   endif()
 
-  # The chain is checked at run time only on Linux with GCC or Clang;
-  # elsewhere the header reads the first of its classic blocks that fits.
-  _safecycle_target_is(SAFECYCLE_TARGET_RUNTIME_CHECKS "defined(__linux__) && defined(__GNUC__)")
-  if(SAFECYCLE_TARGET_RUNTIME_CHECKS)
+  # The chain is checked at run time only on Linux with GCC or Clang, in a
+  # mode that declares POSIX's sigaction and clock_gettime (not C99 without
+  # extensions); elsewhere the header reads the first of its classic blocks
+  # that fits (on 32-bit ARM Linux, not an ARMv7 counter).  The test is the
+  # header's own.
+  set(CMAKE_REQUIRED_QUIET ON)
+  check_c_source_compiles("#include <signal.h>
+#include <time.h>
+#if !defined(__linux__) || !defined(__GNUC__) || !defined(SA_SIGINFO) || !defined(CLOCK_MONOTONIC)
+#error no run-time checks here
+#endif
+int safecycle_probe(void) { return 0; }" SAFECYCLE_TARGET_ENGINE)
+  if(SAFECYCLE_TARGET_ENGINE)
     set(order " (tried in this order)")
   else()
-    set(chain "the classic block for this system (no run-time checks: they need Linux and GCC or Clang)")
+    set(chain "the classic block for this system (no run-time checks: they need Linux, GCC or Clang, and POSIX declarations)")
     set(order "")
   endif()
 

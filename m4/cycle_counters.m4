@@ -183,12 +183,18 @@ AS_CASE([$cycle_port],
   [15], [CYCLE_COUNTER_CHAIN="rdtime -> clock_gettime"],
   [14], [CYCLE_COUNTER_CHAIN="stck"],
   [CYCLE_COUNTER_CHAIN="clock_gettime"])
-dnl The chain is checked at run time only on Linux with GCC or Clang; elsewhere
-dnl the header reads the first of its classic blocks that fits the system.
-AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[#if !defined(__linux__) || !defined(__GNUC__)
+dnl The chain is checked at run time only on Linux with GCC or Clang, in a
+dnl mode that declares POSIX's sigaction and clock_gettime (not -std=c99
+dnl alone); elsewhere the header reads the first of its classic blocks that
+dnl fits the system (on 32-bit ARM Linux, not an ARMv7 counter).  The test is
+dnl the header's own.
+AC_COMPILE_IFELSE([AC_LANG_PROGRAM([[#include <signal.h>
+#include <time.h>
+#if !defined(__linux__) || !defined(__GNUC__) || !defined(SA_SIGINFO) || \
+	!defined(CLOCK_MONOTONIC)
 #error no run-time checks here
 #endif]])], [],
-  [CYCLE_COUNTER_CHAIN="the classic block for this system (no run-time checks: they need Linux and GCC or Clang)"])
+  [CYCLE_COUNTER_CHAIN="the classic block for this system (no run-time checks: they need Linux, GCC or Clang, and POSIX declarations)"])
 AC_MSG_RESULT([$CYCLE_COUNTER_CHAIN])
 AC_SUBST([CYCLE_COUNTER_CHAIN])
 ])

@@ -43,7 +43,7 @@ configure_with() {
 		CC="${CC:-cc}" CXX="${CXX:-c++}" "$@") >"$tmp/out" 2>&1
 }
 
-echo "1..17"
+echo "1..18"
 for opt in armv8-pmccntr:HAVE_ARMV8_PMCCNTR_EL0:$armv8 \
 	armv8-pmccntr-el0:HAVE_ARMV8_PMCCNTR_EL0:$armv8 \
 	armv8-cntvct-el0:HAVE_ARMV8_CNTVCT_EL0:$armv8 \
@@ -93,6 +93,16 @@ mkdir -p "$tmp/offlinux"
 rc=$?
 grep -q "which counters cycle.h will try... the classic block for this system (no run-time checks" "$tmp/out"
 ok $((rc + $?)) "without __linux__ the summary names the classic block, not the Linux chain"
+
+# In a strict ISO mode the header has no engine either (no sigaction): the
+# summary says so, where it named the Linux chain and its PMU counter.  The
+# mode goes in CFLAGS, which come after the -std=gnu11 autoconf adds to CC.
+mkdir -p "$tmp/strict"
+(cd "$tmp/strict" && "$src/configure" --host="$target" \
+	CFLAGS="-std=c99 -O2" CXX="${CXX:-c++}") >"$tmp/out" 2>&1
+rc=$?
+grep -q "which counters cycle.h will try... the classic block for this system (no run-time checks" "$tmp/out"
+ok $((rc + $?)) "with -std=c99 the summary names the classic block, not the Linux chain"
 
 # The macro is reusable: a minimal project that only calls CYCLE_ARG_COUNTERS.
 mkdir -p "$tmp/reuse/m4"
