@@ -107,10 +107,11 @@
  * PMU counters, rdcycle).  Then a read that traps is completed with the
  * next counter's reading, and the process uses that counter for good.  The
  * state is one per process (or per group of objects that see each other's
- * symbols: cycle_impl_v3_n* and cycle_impl_v3_t*, exported for that).
- * Afterwards getticks() is one load and one compare before the read of
- * CNTVCT_EL0, CNTVCT, rdtsc, rdtime, mftb or stckf, and a function call for
- * the others; it is async-signal-safe.  The program's signal actions and
+ * symbols: cycle_impl_v3_n* and cycle_impl_v3_t*, the only names exported,
+ * for that).  Afterwards getticks() is one load (of a hidden flag of the
+ * program or library) and one compare before the read of CNTVCT_EL0,
+ * CNTVCT, rdtsc, rdtime, mftb or stckf, and a function call for the
+ * others; it is async-signal-safe.  The program's signal actions and
  * masks are left as they were, except for the guard while it is needed.
  *
  * Without the engine (not Linux, not GCC or Clang, a strict ISO mode that
@@ -845,10 +846,11 @@ CYCLE_IMPL_INLINE void cycle_impl_complete(void *context, int reg,
 #define CYCLE_IMPL_CLOCK CLOCK_MONOTONIC
 #endif
 
+/* The perf tier's index, or -1 where there is none. */
 #if defined(CYCLE_IMPL_PERF_INDEX)
-#define CYCLE_IMPL_PERF_INDEX_OR_NONE CYCLE_IMPL_PERF_INDEX
+#define CYCLE_IMPL_PERF_TIER CYCLE_IMPL_PERF_INDEX
 #else
-#define CYCLE_IMPL_PERF_INDEX_OR_NONE (-1)
+#define CYCLE_IMPL_PERF_TIER (-1)
 #endif
 
 /* Index of clock_gettime, the last link of every chain. */
@@ -1020,6 +1022,7 @@ struct cycle_impl_v3_thread {
 #define CYCLE_IMPL_PASTE(a, b) CYCLE_IMPL_PASTE2(a, b)
 #define cycle_impl_state CYCLE_IMPL_PASTE(cycle_impl_v3_n, CYCLE_IMPL_NHW)
 #define cycle_impl_self CYCLE_IMPL_PASTE(cycle_impl_v3_t, CYCLE_IMPL_NHW)
+#define cycle_impl_fast CYCLE_IMPL_PASTE(cycle_impl_v3_f, CYCLE_IMPL_NHW)
 
 /* One copy of the state and of the per-thread record per program or shared
  * object, whatever the number of files that include this header (see the
@@ -1039,16 +1042,25 @@ struct cycle_impl_v3_thread {
  *     kept apart may share it, which is why nothing in it is one state's.
  * Files of both compilers in one link fold the record across them (the
  * same group), and the state too (a common symbol wins over a COMDAT one,
- * whose storage is then left unused). */
+ * whose storage is then left unused).
+ * One more, hidden, so one per program or shared object however the others
+ * are shared: cycle_impl_fast, set once the shared mode is READY + the
+ * port's inline counter.  Nothing changes that mode afterwards (the inline
+ * counter is one the kernel never takes back), so getticks() tests this
+ * flag, one load from a PC-relative address, where the shared state, which
+ * may be another object's, is reached through the GOT in position-
+ * independent code (one load more). */
+#define CYCLE_IMPL_STR2(x) #x
+#define CYCLE_IMPL_STR(x) CYCLE_IMPL_STR2(x)
 #ifdef __cplusplus
 extern "C" {
 #endif
 #if defined(__clang__)
 __attribute__((selectany)) struct cycle_impl_v3_state cycle_impl_state;
 __attribute__((selectany)) __thread struct cycle_impl_v3_thread cycle_impl_self;
+__attribute__((selectany, visibility("hidden"))) int cycle_impl_fast;
 #else
-#define CYCLE_IMPL_STR2(x) #x
-#define CYCLE_IMPL_STR(x) CYCLE_IMPL_STR2(x)
+__attribute__((common, visibility("hidden"))) int cycle_impl_fast;
 #define CYCLE_IMPL_SELF_NAME CYCLE_IMPL_STR(cycle_impl_self)
 __attribute__((common)) struct cycle_impl_v3_state cycle_impl_state;
 /* (.ifndef: -flto puts the files' top-level asm into one.) */
@@ -1078,15 +1090,39 @@ CYCLE_IMPL_NOINLINE ticks cycle_impl_slow(int configured);
 
 /* --- The classic API. ------------------------------------------------- */
 
-/* One load and one compare before the counter: the mode names the counter
- * that may be read inline, so a file built for another counter (another
- * library, another configuration) never reads one that was not chosen. */
+/* One load and one compare before the counter (cycle_impl_fast); every
+ * other case, the first call included, goes through cycle_impl_slow(). */
+#if defined(__arm__) && defined(__PIC__) && defined(__ARM_ARCH) && \
+	__ARM_ARCH >= 7 && !defined(__ARMEB__)
+/* 32-bit ARM's position-independent code takes the flag's offset from a
+ * literal pool (a load); movw and movt build it from the instruction
+ * stream instead. */
+CYCLE_IMPL_INLINE int *cycle_impl_fast_address(void)
+{
+	int *p;
+
+#if defined(__thumb__)
+#define CYCLE_IMPL_PC_AHEAD "4"
+#else
+#define CYCLE_IMPL_PC_AHEAD "8"
+#endif
+	__asm__("movw %0, #:lower16:(" CYCLE_IMPL_STR(cycle_impl_fast)
+		" - (1f + " CYCLE_IMPL_PC_AHEAD "))\n\t"
+		"movt %0, #:upper16:(" CYCLE_IMPL_STR(cycle_impl_fast)
+		" - (1f + " CYCLE_IMPL_PC_AHEAD "))\n"
+		"1:\tadd %0, %0, pc"
+		: "=r"(p));
+	return p;
+}
+#else
+#define cycle_impl_fast_address() (&cycle_impl_fast)
+#endif
+
 CYCLE_IMPL_INLINE ticks getticks(void)
 {
 #if CYCLE_IMPL_NHW > 0
-	if (CYCLE_IMPL_LIKELY(CYCLE_IMPL_LOAD(&cycle_impl_state.mode,
-					      CYCLE_IMPL_RELAXED) ==
-			      CYCLE_IMPL_READY + CYCLE_IMPL_INLINE_INDEX))
+	if (CYCLE_IMPL_LIKELY(CYCLE_IMPL_LOAD(cycle_impl_fast_address(),
+					      CYCLE_IMPL_RELAXED)))
 		return (ticks)cycle_impl_hw_read(CYCLE_IMPL_INLINE_INDEX);
 #endif
 	return cycle_impl_slow(CYCLE_IMPL_CONFIGURED);
@@ -1264,18 +1300,17 @@ CYCLE_IMPL_INLINE int cycle_impl_trap_unblocked(void)
 	return t->trap_ok == 1;
 }
 
-#if defined(CYCLE_IMPL_PERF_INDEX)
+/* Defined further down: the perf tier's reading (in its section), and the
+ * guarded read of a probe (which the tier uses). */
 CYCLE_IMPL_INLINE uint64_t cycle_impl_perf_read(void);
-#endif
+CYCLE_IMPL_INLINE int cycle_impl_probe(int index, uint64_t *value);
 
 /* A raw reading of counter index (nanoseconds for clock_gettime).  May trap
  * for a hardware counter: callers hold the guard. */
 CYCLE_IMPL_INLINE uint64_t cycle_impl_read(int index)
 {
-#if defined(CYCLE_IMPL_PERF_INDEX)
-	if (index == CYCLE_IMPL_PERF_INDEX)
+	if (index == CYCLE_IMPL_PERF_TIER)
 		return cycle_impl_perf_read();
-#endif
 	if (index < CYCLE_IMPL_NHW)
 		return cycle_impl_hw_read(index);
 	return cycle_impl_clock();
@@ -1723,7 +1758,103 @@ CYCLE_IMPL_INLINE uint64_t cycle_impl_perf_read(void)
 	other = cycle_impl_next(CYCLE_IMPL_PERF_INDEX, 1);
 	return cycle_impl_convert(other, cycle_impl_read(other));
 }
-#endif /* CYCLE_IMPL_PERF_INDEX */
+
+/* The guard's question: was it the mrs of a perf read that trapped? */
+CYCLE_IMPL_INLINE int cycle_impl_perf_trapped(void)
+{
+	if (!cycle_impl_self.perf_reading)
+		return 0;
+	cycle_impl_self.perf_trapped++;
+	return 1;
+}
+
+/* Whether PMCCNTR_EL0 reads directly and moves within about 20 us. */
+CYCLE_IMPL_INLINE int cycle_impl_pmu_counts(void)
+{
+	uint64_t a, b, c0 = cycle_impl_clock();
+
+	if (!cycle_impl_probe(0, &a))
+		return 0;
+	cycle_impl_wait(c0, 20000);
+	return cycle_impl_probe(0, &b) && b != a;
+}
+/* Phase 1's question: is the tier (counter i) not to be tried?  Opening a
+ * perf cycles event would take PMCCNTR_EL0 away from direct reads that
+ * work.  Readable is not enough: a task that held a perf_user_access event
+ * leaves EL0 access on where it ran, with the counter stopped. */
+CYCLE_IMPL_INLINE int cycle_impl_perf_skipped(int start, int i)
+{
+	struct cycle_impl_v3_state *g = &cycle_impl_state;
+
+	if (i != CYCLE_IMPL_PERF_INDEX || start >= i ||
+	    g->status[0] != CYCLE_IMPL_AVAILABLE || !cycle_impl_pmu_counts())
+		return 0;
+	g->perf_state = CYCLE_IMPL_PERF_DIRECT;
+	return 1;
+}
+
+/* After phase 1: holding the event, this task may read PMCCNTR_EL0
+ * directly, but the raw value jumps at every switch: it stopped before we
+ * opened the event (cycle_impl_pmu_counts), and that is what it is. */
+CYCLE_IMPL_INLINE void cycle_impl_perf_settled(void)
+{
+	struct cycle_impl_v3_state *g = &cycle_impl_state;
+
+	if (g->perf_state == CYCLE_IMPL_PERF_OPEN &&
+	    g->status[0] == CYCLE_IMPL_AVAILABLE)
+		g->status[0] = CYCLE_IMPL_FROZEN;
+}
+
+/* CYCLE_DEBUG's words for a tier that is not open; 0 where it is. */
+CYCLE_IMPL_INLINE int cycle_impl_perf_explain(char *line, size_t size,
+					      size_t *n)
+{
+	struct cycle_impl_v3_state *g = &cycle_impl_state;
+
+	if (g->perf_state == CYCLE_IMPL_PERF_OPEN)
+		return 0;
+	cycle_impl_cat(line, size, n, " unavailable: ");
+	cycle_impl_cat(line, size, n, cycle_impl_perf_reason(g->perf_state));
+	if (g->perf_state == CYCLE_IMPL_PERF_OPEN_FAILED ||
+	    g->perf_state == CYCLE_IMPL_PERF_MMAP_FAILED) {
+		cycle_impl_cat(line, size, n, " (errno ");
+		cycle_impl_cat_int(line, size, n, g->perf_errno);
+		cycle_impl_cat(line, size, n, ")");
+	}
+	return 1;
+}
+
+#else /* no perf tier: its hooks do nothing */
+CYCLE_IMPL_INLINE uint64_t cycle_impl_perf_read(void)
+{
+	return 0;
+}
+CYCLE_IMPL_INLINE int cycle_impl_perf_open(void)
+{
+	return 0;
+}
+CYCLE_IMPL_INLINE int cycle_impl_perf_trapped(void)
+{
+	return 0;
+}
+CYCLE_IMPL_INLINE int cycle_impl_perf_skipped(int start, int i)
+{
+	(void)start;
+	(void)i;
+	return 0;
+}
+CYCLE_IMPL_INLINE void cycle_impl_perf_settled(void)
+{
+}
+CYCLE_IMPL_INLINE int cycle_impl_perf_explain(char *line, size_t size,
+					      size_t *n)
+{
+	(void)line;
+	(void)size;
+	(void)n;
+	return 0;
+}
+#endif /* the perf tier */
 
 /* Counter index, in use in mode, was taken away (it trapped, its access bit
  * went, or it stopped): move to the next usable counter for good
@@ -1776,16 +1907,13 @@ CYCLE_IMPL_INLINE void cycle_impl_on_trap(int sig, siginfo_t *info,
 		errno = saved_errno;
 		return;
 	}
-#if defined(CYCLE_IMPL_PERF_INDEX)
 	/* The mrs of a perf read, descheduled after it read the page: the
 	 * perf read notices and asks read(); nothing is revoked. */
-	if (index == 0 && t->perf_reading) {
-		t->perf_trapped++;
+	if (index == 0 && cycle_impl_perf_trapped()) {
 		cycle_impl_complete(context, reg, 0);
 		errno = saved_errno;
 		return;
 	}
-#endif
 	if (t->probing) {
 		/* A probe: the prober sees probe_traps move. */
 		t->probe_traps++;
@@ -1850,12 +1978,10 @@ CYCLE_IMPL_INLINE int cycle_impl_probe(int index, uint64_t *value)
 		*value = 0;
 		return 0;
 	}
-#if defined(CYCLE_IMPL_PERF_INDEX)
-	if (index == CYCLE_IMPL_PERF_INDEX && !cycle_impl_perf_open()) {
+	if (index == CYCLE_IMPL_PERF_TIER && !cycle_impl_perf_open()) {
 		*value = 0;
 		return 0;
 	}
-#endif
 	t->probing = 1;
 	before = t->probe_traps;
 	__asm__ __volatile__("" : : : "memory");
@@ -1933,19 +2059,6 @@ CYCLE_IMPL_INLINE int cycle_impl_choice_start(int configured, int *requested)
 	return configured;
 }
 
-#if defined(CYCLE_IMPL_PERF_INDEX)
-/* Whether PMCCNTR_EL0 reads directly and moves within about 20 us. */
-CYCLE_IMPL_INLINE int cycle_impl_pmu_counts(void)
-{
-	uint64_t a, b, c0 = cycle_impl_clock();
-
-	if (!cycle_impl_probe(0, &a))
-		return 0;
-	cycle_impl_wait(c0, 20000);
-	return cycle_impl_probe(0, &b) && b != a;
-}
-#endif
-
 /* Phase 1: which candidates read without trapping. */
 CYCLE_IMPL_INLINE void cycle_impl_find_readable(int start)
 {
@@ -1959,30 +2072,13 @@ CYCLE_IMPL_INLINE void cycle_impl_find_readable(int start)
 		g->status[0] = cycle_impl_probe(0, &v) ? CYCLE_IMPL_AVAILABLE
 						       : CYCLE_IMPL_TRAPS;
 	for (i = start; i < CYCLE_IMPL_NCOUNTERS; i++) {
-#if defined(CYCLE_IMPL_PERF_INDEX)
-		/* Opening a perf cycles event would take PMCCNTR_EL0 away
-		 * from direct reads that work.  Readable is not enough: a
-		 * task that held a perf_user_access event leaves EL0 access
-		 * on where it ran, with the counter stopped. */
-		if (i == CYCLE_IMPL_PERF_INDEX && start < i &&
-		    g->status[0] == CYCLE_IMPL_AVAILABLE &&
-		    cycle_impl_pmu_counts()) {
-			g->perf_state = CYCLE_IMPL_PERF_DIRECT;
+		if (cycle_impl_perf_skipped(start, i))
 			g->status[i] = CYCLE_IMPL_TRAPS;
-			continue;
-		}
-#endif
-		g->status[i] = cycle_impl_probe(i, &v) ?
-			CYCLE_IMPL_AVAILABLE : CYCLE_IMPL_TRAPS;
+		else
+			g->status[i] = cycle_impl_probe(i, &v) ?
+				CYCLE_IMPL_AVAILABLE : CYCLE_IMPL_TRAPS;
 	}
-#if defined(CYCLE_IMPL_PERF_INDEX)
-	/* Holding the event, this task may read PMCCNTR_EL0 directly, but
-	 * the raw value jumps at every switch: it stopped before we opened
-	 * the event (cycle_impl_pmu_counts), and that is what it is. */
-	if (g->perf_state == CYCLE_IMPL_PERF_OPEN &&
-	    g->status[0] == CYCLE_IMPL_AVAILABLE)
-		g->status[0] = CYCLE_IMPL_FROZEN;
-#endif
+	cycle_impl_perf_settled();
 }
 
 /* The rate of counter i that advanced by d in ns nanoseconds of the clock.
@@ -2102,24 +2198,9 @@ CYCLE_IMPL_INLINE void cycle_impl_explain(int start, int chosen,
 	for (i = start; i < chosen; i++) {
 		cycle_impl_cat(line, sizeof(line), &n, i == start ? "; " : ", ");
 		cycle_impl_cat(line, sizeof(line), &n, cycle_impl_name(i));
-#if defined(CYCLE_IMPL_PERF_INDEX)
-		if (i == CYCLE_IMPL_PERF_INDEX &&
-		    g->perf_state != CYCLE_IMPL_PERF_OPEN) {
-			cycle_impl_cat(line, sizeof(line), &n,
-				       " unavailable: ");
-			cycle_impl_cat(line, sizeof(line), &n,
-				       cycle_impl_perf_reason(g->perf_state));
-			if (g->perf_state == CYCLE_IMPL_PERF_OPEN_FAILED ||
-			    g->perf_state == CYCLE_IMPL_PERF_MMAP_FAILED) {
-				cycle_impl_cat(line, sizeof(line), &n,
-					       " (errno ");
-				cycle_impl_cat_int(line, sizeof(line), &n,
-						   g->perf_errno);
-				cycle_impl_cat(line, sizeof(line), &n, ")");
-			}
+		if (i == CYCLE_IMPL_PERF_TIER &&
+		    cycle_impl_perf_explain(line, sizeof(line), &n))
 			continue;
-		}
-#endif
 		cycle_impl_cat(line, sizeof(line), &n,
 			       g->status[i] == CYCLE_IMPL_TRAPS ? " traps"
 								: " is frozen");
@@ -2311,6 +2392,11 @@ CYCLE_IMPL_NOINLINE ticks cycle_impl_slow(int configured)
 			cycle_impl_settle(configured);
 		mode = CYCLE_IMPL_LOAD(&g->mode, CYCLE_IMPL_ACQUIRE);
 	}
+	if (CYCLE_IMPL_NHW > 0 &&
+	    mode == CYCLE_IMPL_READY + CYCLE_IMPL_INLINE_INDEX) {
+		CYCLE_IMPL_STORE(&cycle_impl_fast, 1, CYCLE_IMPL_RELAXED);
+		return (ticks)cycle_impl_hw_read(CYCLE_IMPL_INLINE_INDEX);
+	}
 	index = CYCLE_IMPL_INDEX_OF(mode);
 	if (CYCLE_IMPL_REVOCABLE(index) && !cycle_impl_trap_unblocked()) {
 		/* SIGILL blocked here: the next counter, in the same unit. */
@@ -2333,7 +2419,7 @@ CYCLE_IMPL_NOINLINE ticks cycle_impl_slow(int configured)
 	    CYCLE_IMPL_LOAD(&g->mode, CYCLE_IMPL_ACQUIRE) != mode)
 		return cycle_impl_slow(configured);
 	if (CYCLE_IMPL_REVOCABLE(index) && mode < CYCLE_IMPL_CONVERTED &&
-	    index != CYCLE_IMPL_PERF_INDEX_OR_NONE) {
+	    index != CYCLE_IMPL_PERF_TIER) {
 		/* A PMU counter left readable but stopped (Linux 6.1 does
 		 * that after a perf_user_access task) would make elapsed()
 		 * 0 for ever: two equal readings 2 us apart are a stop. */

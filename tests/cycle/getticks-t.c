@@ -24,7 +24,7 @@ int main(void)
 #ifndef CYCLE_IMPL_ENGINE
 	tap_skip_all("cycle.h has no run-time engine on this platform");
 #endif
-	tap_plan(8);
+	tap_plan(9);
 	t0 = getticks();
 	name = cycle_counter_name();
 	tap_ok(name && cycle_impl_lookup(name) >= 0,
@@ -79,5 +79,16 @@ int main(void)
 	else
 #endif
 		tap_ok(elapsed(t0, t1) < 0, "elapsed() is signed: t0 - t1 < 0");
+	/* The hot path tests this object's own flag, at the address it
+	 * computes (32-bit ARM's PIC builds it with movw and movt): set
+	 * exactly when the shared mode is the port's inline counter. */
+	tap_ok(cycle_impl_fast_address() == &cycle_impl_fast &&
+		       cycle_impl_fast ==
+			       (CYCLE_IMPL_NHW > 0 &&
+				cycle_impl_state.mode ==
+					CYCLE_IMPL_READY + CYCLE_IMPL_INLINE_INDEX),
+	       "the hot path's flag (%d, with %s in use) is found at its "
+	       "address and set exactly when the port's inline counter is",
+	       cycle_impl_fast, name);
 	return tap_done();
 }
