@@ -232,6 +232,7 @@ function(safecycle_counters)
   # that fits (on 32-bit ARM Linux, not an ARMv7 counter).  The test is the
   # header's own.
   set(CMAKE_REQUIRED_QUIET ON)
+  set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY) # compiled, not linked
   check_c_source_compiles("#include <signal.h>
 #include <time.h>
 #if !defined(__linux__) || !defined(__GNUC__) || !defined(SA_SIGINFO) || !defined(CLOCK_MONOTONIC)
