@@ -1055,12 +1055,18 @@ struct cycle_impl_v3_thread {
 #ifdef __cplusplus
 extern "C" {
 #endif
+/* The flag's name is pinned (-fleading-underscore) and it is "used": 32-bit
+ * ARM's PIC reads it from inline assembly, by name, which full LTO does not
+ * see. */
+#define CYCLE_IMPL_FAST_NAME CYCLE_IMPL_STR(cycle_impl_fast)
 #if defined(__clang__)
 __attribute__((selectany)) struct cycle_impl_v3_state cycle_impl_state;
 __attribute__((selectany)) __thread struct cycle_impl_v3_thread cycle_impl_self;
-__attribute__((selectany, visibility("hidden"))) int cycle_impl_fast;
+__attribute__((selectany, used, visibility("hidden"))) int cycle_impl_fast
+	__asm__(CYCLE_IMPL_FAST_NAME);
 #else
-__attribute__((common, visibility("hidden"))) int cycle_impl_fast;
+__attribute__((common, used, visibility("hidden"))) int cycle_impl_fast
+	__asm__(CYCLE_IMPL_FAST_NAME);
 #define CYCLE_IMPL_SELF_NAME CYCLE_IMPL_STR(cycle_impl_self)
 __attribute__((common)) struct cycle_impl_v3_state cycle_impl_state;
 /* (.ifndef: -flto puts the files' top-level asm into one.) */
@@ -1106,9 +1112,9 @@ CYCLE_IMPL_INLINE int *cycle_impl_fast_address(void)
 #else
 #define CYCLE_IMPL_PC_AHEAD "8"
 #endif
-	__asm__("movw %0, #:lower16:(" CYCLE_IMPL_STR(cycle_impl_fast)
+	__asm__("movw %0, #:lower16:(" CYCLE_IMPL_FAST_NAME
 		" - (1f + " CYCLE_IMPL_PC_AHEAD "))\n\t"
-		"movt %0, #:upper16:(" CYCLE_IMPL_STR(cycle_impl_fast)
+		"movt %0, #:upper16:(" CYCLE_IMPL_FAST_NAME
 		" - (1f + " CYCLE_IMPL_PC_AHEAD "))\n"
 		"1:\tadd %0, %0, pc"
 		: "=r"(p));
@@ -1253,7 +1259,8 @@ CYCLE_IMPL_INLINE void cycle_impl_say(const char *text)
 CYCLE_IMPL_INLINE uint64_t cycle_impl_clock(void)
 {
 	struct timespec ts;
-	int mode = CYCLE_IMPL_LOAD(&cycle_impl_state.mode, CYCLE_IMPL_RELAXED);
+	int mode = CYCLE_IMPL_VDSO_READS_HW0 ?
+		CYCLE_IMPL_LOAD(&cycle_impl_state.mode, CYCLE_IMPL_RELAXED) : 0;
 
 	ts.tv_sec = 0;
 	ts.tv_nsec = 0;
