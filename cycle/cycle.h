@@ -138,8 +138,9 @@
  *     handler, which must not call getticks().
  *   - A trap signal already pending at the first call: clock_gettime.
  *
- * Adding a port: one CYCLE_IMPL_PORT_* block below fills the hooks listed
- * above the ports; nothing else in the file names an architecture.
+ * Adding a port: one block in the PORTS section fills the hooks listed at
+ * its top, and its counters join the chains above; the engine names no
+ * architecture (aarch64's perf tier is a fenced section of its own).
  */
 #ifndef CYCLE_H_INCLUDED
 #define CYCLE_H_INCLUDED
