@@ -52,6 +52,11 @@ static inline void pretend_granted(int index)
 		g->conv[i].scale = g->hz[index] / g->hz[i];
 	}
 	cycle_impl_install();
+	/* The fast path's flag as that choice leaves it: set only when the
+	 * inline counter was chosen (the real choice just made may have set
+	 * it). */
+	CYCLE_IMPL_STORE(&cycle_impl_fast, index == CYCLE_IMPL_INLINE_INDEX,
+			 __ATOMIC_RELAXED);
 	CYCLE_IMPL_STORE(&g->mode, CYCLE_IMPL_READY + index, __ATOMIC_RELEASE);
 }
 
