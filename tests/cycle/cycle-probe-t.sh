@@ -167,8 +167,15 @@ check "0 < j['qualify']['seconds'] < 2 + 0.5 * len(j['cpus'])" \
 	"the qualification stays within its bound (2 s + 0.5 s per CPU)"
 check "j['qualify']['configured_fit'] == ($qj_rc == 0)" \
 	"exit status $qj_rc: 0 exactly when the configured counter is fit"
-[ "$q_rc" -eq "$qj_rc" ]
-ok $? "the table and the JSON give the same exit status ($q_rc, $qj_rc)"
+# The table's exit status follows its own conclusion, as the JSON's does (two
+# runs measure twice: under load a drift near a threshold can change the
+# verdict between them, so their statuses need not be equal).
+if grep -q '^qualified: [^ ]* is fit for planning' "$tmp/q.txt"; then
+	[ "$q_rc" -eq 0 ]
+else
+	[ "$q_rc" -ne 0 ] && grep -q '^qualified: ' "$tmp/q.txt"
+fi
+ok $? "the table's exit status ($q_rc) is 0 exactly when its conclusion says fit for planning ($(sed -n 's/^qualified: //p' "$tmp/q.txt" | cut -c1-60))"
 n_counters=$(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))['counters']))" "$tmp/json")
 [ -s "$tmp/report.md" ] && grep -q '^## Verdicts' "$tmp/report.md" &&
 	[ "$(sed -n '/^## Verdicts/,/^## /p' "$tmp/report.md" | grep -c '^| [A-Za-z]')" -eq $((n_counters + 1)) ]
