@@ -847,11 +847,13 @@ CYCLE_IMPL_INLINE void cycle_impl_complete(void *context, int reg,
 #define CYCLE_IMPL_CLOCK CLOCK_MONOTONIC
 #endif
 
-/* The perf tier's index, or -1 where there is none. */
+/* Whether counter i is the perf tier (never, where there is none: a
+ * constant, not a comparison with -1, which GCC would follow into an
+ * out-of-bounds path of its own making and warn about). */
 #if defined(CYCLE_IMPL_PERF_INDEX)
-#define CYCLE_IMPL_PERF_TIER CYCLE_IMPL_PERF_INDEX
+#define CYCLE_IMPL_IS_PERF(i) ((i) == CYCLE_IMPL_PERF_INDEX)
 #else
-#define CYCLE_IMPL_PERF_TIER (-1)
+#define CYCLE_IMPL_IS_PERF(i) 0
 #endif
 
 /* Index of clock_gettime, the last link of every chain. */
@@ -1317,7 +1319,7 @@ CYCLE_IMPL_INLINE int cycle_impl_probe(int index, uint64_t *value);
  * for a hardware counter: callers hold the guard. */
 CYCLE_IMPL_INLINE uint64_t cycle_impl_read(int index)
 {
-	if (index == CYCLE_IMPL_PERF_TIER)
+	if (CYCLE_IMPL_IS_PERF(index))
 		return cycle_impl_perf_read();
 	if (index < CYCLE_IMPL_NHW)
 		return cycle_impl_hw_read(index);
@@ -1986,7 +1988,7 @@ CYCLE_IMPL_INLINE int cycle_impl_probe(int index, uint64_t *value)
 		*value = 0;
 		return 0;
 	}
-	if (index == CYCLE_IMPL_PERF_TIER && !cycle_impl_perf_open()) {
+	if (CYCLE_IMPL_IS_PERF(index) && !cycle_impl_perf_open()) {
 		*value = 0;
 		return 0;
 	}
@@ -2206,7 +2208,7 @@ CYCLE_IMPL_INLINE void cycle_impl_explain(int start, int chosen,
 	for (i = start; i < chosen; i++) {
 		cycle_impl_cat(line, sizeof(line), &n, i == start ? "; " : ", ");
 		cycle_impl_cat(line, sizeof(line), &n, cycle_impl_name(i));
-		if (i == CYCLE_IMPL_PERF_TIER &&
+		if (CYCLE_IMPL_IS_PERF(i) &&
 		    cycle_impl_perf_explain(line, sizeof(line), &n))
 			continue;
 		cycle_impl_cat(line, sizeof(line), &n,
@@ -2427,7 +2429,7 @@ CYCLE_IMPL_NOINLINE ticks cycle_impl_slow(int configured)
 	    CYCLE_IMPL_LOAD(&g->mode, CYCLE_IMPL_ACQUIRE) != mode)
 		return cycle_impl_slow(configured);
 	if (CYCLE_IMPL_REVOCABLE(index) && mode < CYCLE_IMPL_CONVERTED &&
-	    index != CYCLE_IMPL_PERF_TIER) {
+	    !CYCLE_IMPL_IS_PERF(index)) {
 		/* A PMU counter left readable but stopped (Linux 6.1 does
 		 * that after a perf_user_access task) would make elapsed()
 		 * 0 for ever: two equal readings 2 us apart are a stop. */
