@@ -38,24 +38,21 @@
  *
  * API (FFTW's; declared right after this comment)
  *   ticks getticks(void)                read the counter.
- *   double elapsed(ticks t1, ticks t0)  t1 - t0 in ticks.  An interval that
- *       straddles a run-time change of counter is negative, which FFTW's
- *       planner takes as "measure again".  ARMv7's PMCCNTR is 32 bits wide:
- *       its intervals are taken modulo 2^32 and are never negative.
- *   ticks      unsigned long long on x86, PowerPC and s390 (FFTW 3.3.10's),
+ *   double elapsed(ticks t1, ticks t0)  t1 - t0 in ticks; negative for an
+ *       interval across a run-time change of counter (FFTW's planner then
+ *       measures again).  ARMv7's 32-bit PMCCNTR: modulo 2^32, never < 0.
+ *   ticks      unsigned long long on x86, PowerPC and s390 (as FFTW 3.3.10),
  *              uint64_t elsewhere; without the engine, the block's type.
  *   TIME_MIN   FFTW's shortest measurement in ticks, unless defined before:
- *              5000 for rdtsc (FFTW's x86 value), 100 (FFTW's default) for
- *              the other cycle counters, 2 us of ticks (at least 100) for
- *              the counters that are clocks.  It is computed at run time.
+ *              5000 for rdtsc, 100 for the other cycle counters, 2 us of
+ *              ticks (at least 100) for counters that are clocks.
  *   HAVE_TICK_COUNTER  defined when getticks() exists.
- * API (additions; every other name this header defines starts with
- * cycle_impl_, CYCLE_IMPL_ or CYCLE_H_)
- *   const char *cycle_counter_name(void)  the counter in use, by the names
- *              of the chains below; without the engine, the block's.
+ * API (additions; every other name starts with cycle_impl_, CYCLE_IMPL_
+ * or CYCLE_H_)
+ *   const char *cycle_counter_name(void)  the counter in use (names below).
  *   double cycle_ticks_per_second(void)   the rate of ticks, measured once
- *              (200 us against CLOCK_MONOTONIC_RAW); without the engine the
- *              nominal rate where the header knows it, else 0.
+ *              (200 us against CLOCK_MONOTONIC_RAW); without the engine
+ *              the nominal rate where known, else 0.
  *   A tick is a unit of the counter chosen at the first call, for the life
  *   of the process: after a revocation the next counter's readings are
  *   scaled into it.  PMU cycle counters are per CPU: an interval across a
@@ -65,82 +62,71 @@
  *   HAVE_ARMV8_PMCCNTR_EL0  aarch64: start at PMCCNTR_EL0.
  *   HAVE_ARMV8_CNTVCT_EL0   aarch64: start at CNTVCT_EL0 (the default).
  *   HAVE_ARMV7A_PMCCNTR     32-bit ARMv7-A and later: start at PMCCNTR.
- *   HAVE_ARMV7A_CNTVCT      32-bit ARMv7-A and later: start at CNTVCT (the
- *                           default; older ARM uses clock_gettime).
+ *   HAVE_ARMV7A_CNTVCT      the same, CNTVCT (the default there).
  *   HAVE_RISCV_RDCYCLE      riscv64 (this header's): start at rdcycle.
- *   HAVE_MIPS_ZBUS_TIMER, HAVE_GETHRTIME, HAVE_HRTIME_T,
- *   HAVE_READ_REAL_TIME, HAVE_TIME_BASE_TO_TIME, HAVE_MACH_ABSOLUTE_TIME,
- *   HAVE_MACH_MACH_TIME_H, HAVE_C_ASM_H, HAVE_CLOCK_GETTIME, HAVE__RTC,
- *   HAVE_INTRINSICS_H       as in FFTW, for the blocks without the engine.
- *   Both macros of one architecture: the timer first, the PMU not tried.
- *   32-bit ARM Linux without the engine (a strict ISO mode) obeys neither
- *   ARMv7 macro, with a compiler warning: nothing could catch the trap.
+ *   Both macros of one architecture: the timer first.  FFTW's other
+ *   HAVE_* macros (HAVE_GETHRTIME, HAVE_MACH_ABSOLUTE_TIME, ...) select
+ *   its blocks where there is no engine.  32-bit ARM Linux without the
+ *   engine obeys neither ARMv7 macro, with a warning: nothing would catch
+ *   the trap.
  *
- * Chains (the first counter that reads and advances, starting at the
- * configured one; clock_gettime is CLOCK_MONOTONIC_RAW, in nanoseconds)
+ * Chains (the first counter that reads and advances, from the configured
+ * one; clock_gettime is CLOCK_MONOTONIC_RAW, in nanoseconds)
  *   aarch64   PMCCNTR_EL0 -> PMCCNTR_EL0_perf -> CNTVCT_EL0 -> clock_gettime
  *   ARMv7-A+  PMCCNTR -> CNTVCT -> clock_gettime
  *   x86       rdtsc -> clock_gettime
  *   riscv64   rdcycle -> rdtime -> clock_gettime
  *   powerpc   mftb -> clock_gettime      s390x  stckf -> clock_gettime
  *   others    clock_gettime
- *   PMCCNTR_EL0_perf is the cycle counter read through a perf event of the
- *   thread (Linux 5.17+, kernel.perf_user_access=1), tried only when the
- *   chain starts at PMCCNTR_EL0 and the direct read fails.
+ *   PMCCNTR_EL0_perf: the cycle counter through a perf event of the thread
+ *   (Linux 5.17+, kernel.perf_user_access=1), tried only after a direct
+ *   PMCCNTR_EL0 read failed.
  *
- * Environment (read once, at the first call; ignored where the real and
- * effective IDs differ, and where declared, wherever secure_getenv would)
- *   CYCLE_COUNTER=NAME  start the chain at NAME; an unknown name is reported
- *                       once on stderr and ignored.
- *   CYCLE_DEBUG=1       one line on stderr naming the counter and why, and
- *                       one more at a revocation.  Nothing is printed else.
+ * Environment (read once; ignored in a setuid or setgid process)
+ *   CYCLE_COUNTER=NAME  start the chain at NAME (an unknown name is
+ *                       reported once on stderr and ignored).
+ *   CYCLE_DEBUG=1       one line on stderr naming the counter and why, one
+ *                       more at a revocation.  Nothing is printed else.
  *
- * How it works.  The first getticks() of the process chooses the counter.
- * Where the configured counter is one the kernel never takes back from a
- * thread (rdtsc, CNTVCT_EL0, rdtime, mftb, stckf), the choice reads it
- * until it moves and publishes it with one compare-and-swap; rdtsc also
- * asks prctl(PR_GET_TSC).  Otherwise the choice probes: each candidate is
- * read under a temporary trap handler, the guard, which recognises this
- * header's counter instructions by their encoding and steps over them; the
- * first that reads and advances is chosen.  The guard stays installed only
- * while a counter something outside the program can revoke is in use (the
- * PMU counters, rdcycle).  Then a read that traps is completed with the
- * next counter's reading, and the process uses that counter for good.  The
- * state is one per process (or per group of objects that see each other's
- * symbols: cycle_impl_v3_n* and cycle_impl_v3_t*, the only names exported,
- * for that).  Afterwards getticks() is one load (of a hidden flag of the
- * program or library) and one compare before the read of CNTVCT_EL0,
- * CNTVCT, rdtsc, rdtime, mftb or stckf, and a function call for the
- * others; it is async-signal-safe.  The program's signal actions and
+ * How it works.  The first getticks() chooses the counter.  A configured
+ * counter the kernel never takes back (rdtsc, CNTVCT_EL0, rdtime, mftb,
+ * stckf) is read until it moves and published with one compare-and-swap
+ * (rdtsc also asks prctl(PR_GET_TSC)).  Otherwise each candidate is read
+ * under a temporary SIGILL handler, the guard, which recognises this
+ * header's counter instructions and steps over them; the first that reads
+ * and advances is chosen.  The guard stays only while a counter something
+ * outside the program can revoke is in use (PMU counters, rdcycle); a read
+ * that traps then gets the next counter's reading, and the process uses
+ * that counter for good.  One state per process (per group of objects that
+ * see each other's symbols: cycle_impl_v3_n* and cycle_impl_v3_t* are the
+ * only exported names).  Then getticks() is one load of a hidden flag and
+ * a compare before an inline read of the kernel-kept counters, a call for
+ * the others; it is async-signal-safe.  The program's signal actions and
  * masks are left as they were, except for the guard while it is needed.
  *
  * Without the engine (not Linux, not GCC or Clang, a strict ISO mode that
- * hides sigaction, or a "classic" architecture whose counter Linux never
- * takes back: SPARC v9, Alpha, PA-RISC, IA-64, LoongArch, Elbrus, riscv32,
- * 31-bit s390, MIPS with HAVE_MIPS_ZBUS_TIMER) the header uses the first of
- * FFTW's blocks whose condition holds, in the order of FFTW's cycle.h, with
- * its counter, ticks type and TIME_MIN, then timespec_get in C11.  Where
- * such a counter is 32 bits wide, elapsed() is modulo 2^32.
+ * hides sigaction, or an architecture whose counter Linux never takes
+ * back: SPARC v9, Alpha, PA-RISC, IA-64, LoongArch, Elbrus, riscv32,
+ * 31-bit s390, MIPS with HAVE_MIPS_ZBUS_TIMER): the first of FFTW's blocks
+ * whose condition holds, in FFTW's order, then timespec_get in C11.
  *
  * Limits (each explained in PERFORMANCE_COUNTERS.md, "Limits")
  *   - A thread that blocks the trap signal never reads a PMU counter; one
  *     that blocks it after its first call can die of a revocation that
  *     lands between two instructions.
- *   - A program that installs its own handler for the trap signal after
- *     the first getticks() replaces the guard.
- *   - Objects that keep separate states (RTLD_LOCAL, hidden visibility)
- *     chain their guards: unload them in the reverse order of first use.
- *   - A vfork() child may not call getticks() (POSIX allows it _exit and
- *     exec only).
- *   - A program that turns its own TSC off (PR_SET_TSC) after the first
- *     call dies at the next read, as with FFTW's header.
- *   - A seccomp filter's SIGSYS during the choice goes to the program's
- *     handler, which must not call getticks().
+ *   - A handler the program installs for it after the first call replaces
+ *     the guard.
+ *   - Objects with separate states (RTLD_LOCAL, hidden visibility) chain
+ *     their guards: unload them in the reverse order of first use.
+ *   - A vfork() child may not call getticks().
+ *   - A program that turns its TSC off (PR_SET_TSC) after the first call
+ *     dies at the next read, as with FFTW's header.
+ *   - A seccomp SIGSYS during the choice goes to the program's handler,
+ *     which must not call getticks().
  *   - A trap signal already pending at the first call: clock_gettime.
  *
  * Adding a port: one block in the PORTS section fills the hooks listed at
- * its top, and its counters join the chains above; the engine names no
- * architecture (aarch64's perf tier is a fenced section of its own).
+ * its top; the engine names no architecture.
  */
 #ifndef CYCLE_H_INCLUDED
 #define CYCLE_H_INCLUDED
@@ -156,16 +142,10 @@
 #define CYCLE_IMPL_INLINE static
 #endif
 
-/* Architectures for which FFTW reads a counter with one instruction and the
- * engine has no port: SPARC v9 %tick, Alpha's rpcc, PA-RISC's cr16, IA-64's
- * ar.itc, LoongArch's stable counter, Elbrus's %clkr, riscv32's time CSR,
- * 31-bit s390's TOD clock.  Linux leaves each of them readable at user
- * level and has no way to take it back from a running task (no sysctl, no
- * prctl, no PMU that perf claims), so a read there never traps and nothing
- * needs guarding: the classic block below is enough, on Linux too, and the
- * engine is not compiled.  The MIPS ZBUS timer is FFTW's only counter on
- * Linux MIPS, and only where the build configures it (HAVE_MIPS_ZBUS_TIMER):
- * that build asked for it, and gets it. */
+/* Architectures whose counter Linux leaves readable at user level with no
+ * way to take it back (no sysctl, prctl or PMU that perf claims): FFTW's
+ * classic block is enough there, and the engine is not compiled.  The MIPS
+ * ZBUS timer only where the build asked for it. */
 #if defined(__sparc_v9__) || defined(__alpha__) || defined(__hppa__) || \
 	defined(__ia64__) || defined(__loongarch64) || defined(__e2k__) || \
 	(defined(__riscv) && defined(__riscv_xlen) && __riscv_xlen == 32) || \
@@ -194,11 +174,13 @@
 
 /* ==========================================================================
  * THE API (the manual above says what each name means)
- * ========================================================================== */
+ * ==========================================================================
+ * The engine: Linux, GCC or Clang, POSIX visible, not a classic CPU.
+ * Without it, everything comes from the first of FFTW's blocks whose
+ * condition holds, at the end of this file. */
 #if defined(__linux__) && defined(__GNUC__) && defined(SA_SIGINFO) && \
 	defined(CLOCK_MONOTONIC) && !defined(CYCLE_IMPL_CLASSIC)
-#define CYCLE_IMPL_ENGINE 1 /* the run-time engine: Linux, GCC or Clang,
-			     * POSIX visible, not a classic architecture */
+#define CYCLE_IMPL_ENGINE 1
 #if defined(__x86_64__) || defined(__i386__) || defined(__powerpc__) || \
 	defined(__ppc__) || defined(__s390x__)
 #pragma GCC diagnostic push
@@ -213,11 +195,6 @@ CYCLE_IMPL_INLINE ticks getticks(void);
 CYCLE_IMPL_INLINE double elapsed(ticks t1, ticks t0);
 CYCLE_IMPL_INLINE const char *cycle_counter_name(void);
 CYCLE_IMPL_INLINE double cycle_ticks_per_second(void);
-/* TIME_MIN is defined at the end of the engine. */
-#else
-/* Without the engine, ticks, getticks(), elapsed(), the two additions and
- * TIME_MIN come from the first of FFTW's blocks whose condition holds, at
- * the end of this file. */
 #endif
 
 /* ==========================================================================
@@ -847,37 +824,34 @@ CYCLE_IMPL_INLINE void cycle_impl_complete(void *context, int reg,
 #define CYCLE_IMPL_CLOCK CLOCK_MONOTONIC
 #endif
 
-/* Whether counter i is the perf tier (never, where there is none: a
- * constant, not a comparison with -1, which GCC would follow into an
- * out-of-bounds path of its own making and warn about). */
+/* Whether counter i is the perf tier: a constant 0 without one (a
+ * comparison with -1 sends GCC down an out-of-bounds path it warns of). */
 #if defined(CYCLE_IMPL_PERF_INDEX)
 #define CYCLE_IMPL_IS_PERF(i) ((i) == CYCLE_IMPL_PERF_INDEX)
 #else
 #define CYCLE_IMPL_IS_PERF(i) 0
 #endif
 
-/* Index of clock_gettime, the last link of every chain. */
+/* clock_gettime is the last link of every chain. */
 #define CYCLE_IMPL_NCOUNTERS (CYCLE_IMPL_NHW + 1)
 #define CYCLE_IMPL_CLOCK_INDEX CYCLE_IMPL_NHW
 
-/* cycle_impl_state.mode: how getticks() reads now.  READY + i: counter i,
- * the one chosen, whose readings are ticks; CONVERTED + i: counter i, a
- * replacement whose readings are converted into the chosen one's unit. */
+/* state.mode, how getticks() reads now: READY + i reads counter i, the
+ * chosen one; CONVERTED + i reads a replacement, converted into its unit. */
 #define CYCLE_IMPL_UNINIT 0
 #define CYCLE_IMPL_REGUARD 1 /* the guard left with its DSO: put it back */
-#define CYCLE_IMPL_CHOOSING 2 /* the chooser (see cycle_impl_settle) is at it */
+#define CYCLE_IMPL_CHOOSING 2
 #define CYCLE_IMPL_READY 16
 #define CYCLE_IMPL_CONVERTED 32
 #define CYCLE_IMPL_INDEX_OF(mode) ((mode) & 15)
 
-/* cycle_impl_state.status[]. */
+/* state.status[i]. */
 #define CYCLE_IMPL_UNTESTED 0
 #define CYCLE_IMPL_AVAILABLE 1
 #define CYCLE_IMPL_TRAPS 2
 #define CYCLE_IMPL_FROZEN 3
 
-/* cycle_impl_state.perf_state: the perf tier's event, opened at most once
- * per process, by the thread that probes it first. */
+/* state.perf_state: the perf tier's event, opened at most once. */
 #define CYCLE_IMPL_PERF_UNTRIED 0
 #define CYCLE_IMPL_PERF_OPEN 1       /* event open, page mapped, idx 32 seen */
 #define CYCLE_IMPL_PERF_NO_SYSCTL 2  /* no perf_user_access: not arm64 5.17+ */
@@ -888,23 +862,20 @@ CYCLE_IMPL_INLINE void cycle_impl_complete(void *context, int reg,
 #define CYCLE_IMPL_PERF_DIRECT 7     /* not tried: PMCCNTR_EL0 reads directly */
 #define CYCLE_IMPL_PERF_BUSY (-1)    /* being opened */
 
-/* How long the choice watches the counters advance: long enough for a
- * 24 MHz timer to tick thousands of times, short enough not to be noticed. */
+/* The choice watches counters advance for 200 us: thousands of ticks of a
+ * 24 MHz timer, too short to be noticed. */
 #define CYCLE_IMPL_CALIBRATE_NS 200000
-/* FFTW's shortest measurement for counters that are clocks: 2 us of ticks
- * (FFTW's 5000 x86 cycles at 2.5 GHz), and never less than FFTW's 100. */
+/* TIME_MIN for clocks: 2 us of ticks (FFTW's 5000 x86 cycles at 2.5 GHz),
+ * never less than FFTW's 100. */
 #define CYCLE_IMPL_TIME_MIN_S 2e-6
 #define CYCLE_IMPL_TIME_MIN_TICKS 100.0
-/* How far readings after a revocation are set back: far enough that an
- * interval straddling it is negative for 2^62 ticks (146 years at 1 GHz). */
+/* Readings after a revocation are set back by 2^62 ticks: an interval
+ * across it is negative (146 years at 1 GHz). */
 #define CYCLE_IMPL_SETBACK ((uint64_t)1 << 62)
 
-/* Atomics on int.  Where int is not lock-free (32-bit ARM before ARMv6)
- * clang turns the __atomic builtins into calls to libatomic, which a
- * header-only drop-in cannot ask for; the __sync builtins are in libgcc,
- * which implements them with the Linux kernel's helpers.  Each is a full
- * barrier, more than the orders asked for, and those machines only have
- * clock_gettime anyway. */
+/* Atomics on int.  Where int is not lock-free (ARM before ARMv6) Clang
+ * calls libatomic, which a header cannot ask for; the __sync builtins are
+ * in libgcc.  Those machines only have clock_gettime anyway. */
 #if defined(__clang__) && defined(__GCC_ATOMIC_INT_LOCK_FREE) && \
 	__GCC_ATOMIC_INT_LOCK_FREE < 2
 #define CYCLE_IMPL_LOAD(p, order) __sync_fetch_and_add((p), 0)
@@ -938,12 +909,11 @@ CYCLE_IMPL_INLINE int cycle_impl_sync_cas(int *p, int *expected, int desired)
 #else
 #define CYCLE_IMPL_LIKELY(x) __builtin_expect(!!(x), 1)
 #endif
-/* The large, rarely called functions: static, never inlined. */
+/* The large, rarely called functions. */
 #define CYCLE_IMPL_NOINLINE static __attribute__((noinline, unused))
-/* XSI flags, which a strict POSIX mode may not name (Linux's values).
- * SA_RESETHAND is bit 31, an unsigned constant beside the int sa_flags:
- * the flags are tested and cleared as unsigned (cycle_impl_chain), which
- * -Wsign-conversion accepts in programs that build with it. */
+/* XSI flags a strict POSIX mode may not name (Linux's values).  Bit 31 is
+ * unsigned beside the int sa_flags: they are handled as unsigned, which
+ * -Wsign-conversion accepts. */
 #ifdef SA_RESETHAND
 #define CYCLE_IMPL_SA_RESETHAND SA_RESETHAND
 #else
@@ -955,8 +925,8 @@ CYCLE_IMPL_INLINE int cycle_impl_sync_cas(int *p, int *expected, int desired)
 #define CYCLE_IMPL_SA_NODEFER 0x40000000u
 #endif
 
-/* After a revocation, readings y of counter i become ticks as
- * base + scale * (y - origin); see cycle_impl_convert(). */
+/* After a revocation a reading y of counter i is base + scale * (y - origin)
+ * ticks (cycle_impl_convert). */
 struct cycle_impl_conversion {
 	uint64_t origin;
 	uint64_t base;
@@ -965,12 +935,10 @@ struct cycle_impl_conversion {
 
 typedef void (*cycle_impl_handler)(int, siginfo_t *, void *);
 
-/* The state one process shares: one choice, one unit, one guard.  Its name
- * carries the layout's version (and the number of hardware counters, which
- * differs between 32-bit ARM builds for ARMv6 and ARMv7): a header with a
- * different layout must use another name, and then keeps its own state and
- * its own choice in the same process.  How one copy is kept however many
- * files include this header: see CYCLE_IMPL_ONE below. */
+/* The state the process shares: one choice, one unit, one guard.  Its name
+ * carries the layout's version and the number of hardware counters (ARMv6
+ * and ARMv7 builds differ): a header with another layout uses another name
+ * and keeps its own state in the same process. */
 struct cycle_impl_v3_state {
 	int mode;     /* see CYCLE_IMPL_READY */
 	int resume;   /* the mode that REGUARD goes back to */
@@ -985,11 +953,9 @@ struct cycle_impl_v3_state {
 	struct cycle_impl_conversion conv[CYCLE_IMPL_NCOUNTERS];
 	cycle_impl_handler installed; /* the guard installed now, or NULL */
 	cycle_impl_handler installer; /* the last guard set, kept after its
-				       * removal: a copy of it put back is
-				       * known for a guard, not saved */
-	const void *installer_object; /* the shared object (or program) whose
-				       * code that guard is: its destructor
-				       * takes the guard away on dlclose */
+				       * removal to recognise a copy of it */
+	const void *installer_object; /* whose code that guard is: its
+				       * destructor removes it at dlclose */
 	int rate_known;  /* 1: hz[chosen] measured; -pid: being measured */
 	struct sigaction previous;    /* the action it replaced: chained to */
 	int perf_state;  /* CYCLE_IMPL_PERF_* : the perf tier's event */
@@ -1001,23 +967,20 @@ struct cycle_impl_v3_state {
 	volatile int *perf_alive; /* 1, but 0 in a child of fork() */
 };
 
-/* Per thread, shared like the state.  (A change renames it too.)  Its 40
- * bytes are the same on every ABI (CYCLE_IMPL_THREAD_BYTES).  States kept
- * apart (hidden visibility) may share one record: nothing in it is one
- * state's alone (perf_mine says this thread opened a perf event; which
- * state's is in the state, perf_opener). */
+/* Per thread, shared like the state, 40 bytes on every ABI.  States kept
+ * apart (hidden visibility) may share one record, so nothing in it is one
+ * state's alone. */
 struct cycle_impl_v3_thread {
 	uint64_t last_pmu;  /* the last PMU reading: a stopped counter repeats */
 	int trap_ok;       /* 0 unknown, 1 trap signal unblocked, 2 blocked */
 	int probing;       /* a probe reads: a trap revokes nothing */
 	int no_traps;      /* the trap signal is pending: probe nothing that
-			    * traps (its delivery would be the program's) */
+			    * traps (its delivery is the program's) */
 	unsigned probe_traps; /* probe reads that trapped */
-	int perf_mine;     /* this thread opened a perf event (a new thread
-			    * at a finished opener's address has 0) */
+	int perf_mine;     /* this thread opened a perf event */
 	int perf_reading;  /* inside the mrs of a perf read */
 	unsigned perf_trapped; /* such mrs that trapped */
-	int spare;         /* the same 40 bytes on every ABI */
+	int spare;
 };
 #define CYCLE_IMPL_THREAD_BYTES 40
 
@@ -1027,40 +990,24 @@ struct cycle_impl_v3_thread {
 #define cycle_impl_self CYCLE_IMPL_PASTE(cycle_impl_v3_t, CYCLE_IMPL_NHW)
 #define cycle_impl_fast CYCLE_IMPL_PASTE(cycle_impl_v3_f, CYCLE_IMPL_NHW)
 
-/* One copy of the state and of the per-thread record per program or shared
- * object, whatever the number of files that include this header (see the
- * long manual, PERFORMANCE_COUNTERS.md, "Several copies in one process").  A weak definition would merge
- * the symbol but not the storage: every object file would carry its own
- * (300 bytes, and 40 of TLS carved out of every thread's stack).  So each
- * file defines them in a form the static linker folds into one:
- *   - the state: a common symbol with GCC (C and C++, whatever -fno-common
- *     says), a COMDAT one (selectany) with Clang.  Both keep the visibility
- *     the file is built with: -fvisibility=hidden still gives a shared
- *     object a state of its own.
- *   - the per-thread record: a COMDAT one, named after itself, in .tbss:
- *     selectany with Clang, and with GCC the same definition written for
- *     the assembler, because GCC's thread-local common does not survive
- *     -flto (the symbol loses its TLS type) nor ld.lld (no TLS commons).
- *     With GCC its visibility is the default whatever the file's: states
- *     kept apart may share it, which is why nothing in it is one state's.
- * Files of both compilers in one link fold the record across them (the
- * same group), and the state too (a common symbol wins over a COMDAT one,
- * whose storage is then left unused).
- * One more, hidden, so one per program or shared object however the others
- * are shared: cycle_impl_fast, set once the shared mode is READY + the
- * port's inline counter.  Nothing changes that mode afterwards (the inline
- * counter is one the kernel never takes back), so getticks() tests this
- * flag, one load from a PC-relative address, where the shared state, which
- * may be another object's, is reached through the GOT in position-
- * independent code (one load more). */
+/* One state and one per-thread record per program or shared object, however
+ * many files include this header ("Several copies in one process" in
+ * PERFORMANCE_COUNTERS.md).  A weak definition merges the symbol, not the
+ * storage, so each file defines them in a form the linker folds into one:
+ * the state a common symbol (GCC, whatever -fno-common says) or a selectany
+ * one (Clang), with the file's visibility; the thread record a COMDAT in
+ * .tbss, with GCC written for the assembler (GCC's TLS commons survive
+ * neither -flto nor ld.lld).  And cycle_impl_fast, hidden: set once the
+ * mode is READY + the inline counter, which nothing changes afterwards;
+ * getticks() tests it with one PC-relative load, where the shared state
+ * would cost a GOT load more in position-independent code. */
 #define CYCLE_IMPL_STR2(x) #x
 #define CYCLE_IMPL_STR(x) CYCLE_IMPL_STR2(x)
 #ifdef __cplusplus
 extern "C" {
 #endif
-/* The flag's name is pinned (-fleading-underscore) and it is "used": 32-bit
- * ARM's PIC reads it from inline assembly, by name, which full LTO does not
- * see. */
+/* The flag's name is pinned (-fleading-underscore) and "used": 32-bit ARM
+ * PIC reads it by name from inline assembly, which full LTO does not see. */
 #define CYCLE_IMPL_FAST_NAME CYCLE_IMPL_STR(cycle_impl_fast)
 #if defined(__clang__)
 __attribute__((selectany)) struct cycle_impl_v3_state cycle_impl_state;
@@ -1084,28 +1031,23 @@ __asm__(".ifndef " CYCLE_IMPL_SELF_NAME "\n\t"
 	".zero " CYCLE_IMPL_STR(CYCLE_IMPL_THREAD_BYTES) "\n\t"
 	".popsection\n\t"
 	".endif");
-/* The name pinned: -fleading-underscore would look for another. */
 extern __thread struct cycle_impl_v3_thread cycle_impl_self
 	__asm__(CYCLE_IMPL_SELF_NAME);
 #endif
 #ifdef __cplusplus
 }
 #endif
-/* The assembler's definition has the record's size by number. */
-typedef char cycle_impl_v3_thread_bytes[
+typedef char cycle_impl_v3_thread_bytes[ /* the assembler's size is right */
 	sizeof(struct cycle_impl_v3_thread) == CYCLE_IMPL_THREAD_BYTES ? 1 : -1];
 
 CYCLE_IMPL_NOINLINE ticks cycle_impl_slow(int configured);
 
 /* --- The classic API. ------------------------------------------------- */
 
-/* One load and one compare before the counter (cycle_impl_fast); every
- * other case, the first call included, goes through cycle_impl_slow(). */
+/* 32-bit ARM PIC would load the flag's offset from a literal pool: movw and
+ * movt build it from the instruction stream instead. */
 #if defined(__arm__) && defined(__PIC__) && defined(__ARM_ARCH) && \
 	__ARM_ARCH >= 7 && !defined(__ARMEB__)
-/* 32-bit ARM's position-independent code takes the flag's offset from a
- * literal pool (a load); movw and movt build it from the instruction
- * stream instead. */
 CYCLE_IMPL_INLINE int *cycle_impl_fast_address(void)
 {
 	int *p;
@@ -1127,6 +1069,8 @@ CYCLE_IMPL_INLINE int *cycle_impl_fast_address(void)
 #define cycle_impl_fast_address() (&cycle_impl_fast)
 #endif
 
+/* One load and one compare before the inline counter; everything else,
+ * the first call included, goes through cycle_impl_slow(). */
 CYCLE_IMPL_INLINE ticks getticks(void)
 {
 #if CYCLE_IMPL_NHW > 0
@@ -1137,16 +1081,14 @@ CYCLE_IMPL_INLINE ticks getticks(void)
 	return cycle_impl_slow(CYCLE_IMPL_CONFIGURED);
 }
 
+/* A modular difference: it survives a wrap, and an interval across a
+ * revocation comes out negative (cycle_impl_convert).  ARMv7's 32-bit
+ * PMCCNTR: readings are the low 32 bits and a replacement's carry an
+ * epoch above them; within an epoch the difference is unsigned, since a
+ * negative one makes FFTW measure again, for ever for a plan that runs
+ * longer than 2^31 cycles. */
 CYCLE_IMPL_INLINE double elapsed(ticks t1, ticks t0)
 {
-	/* Modular difference: survives a counter wrap, and an interval that
-	 * straddles a revocation (see cycle_impl_convert) comes out negative.
-	 * ARMv7's 32-bit PMCCNTR: the readings are the low 32 bits; the
-	 * replacement's carry an epoch above them, so that an interval across
-	 * the switch is recognised at any distance from it.  Within an epoch
-	 * the difference is unsigned: a 32-bit counter wraps in seconds, and a
-	 * negative interval makes FFTW's planner measure again, which never
-	 * ends for a plan that runs longer than 2^31 cycles. */
 #if defined(CYCLE_IMPL_HAS_NARROW)
 	if (CYCLE_IMPL_LOAD(&cycle_impl_state.narrow, CYCLE_IMPL_RELAXED)) {
 		if ((t1 ^ t0) >> 32)
@@ -1159,10 +1101,9 @@ CYCLE_IMPL_INLINE double elapsed(ticks t1, ticks t0)
 
 /* --- The engine: static, so every object keeps its own code. ---------- */
 
+/* One string, not an array of pointers: no relocation, no writable page. */
 CYCLE_IMPL_INLINE const char *cycle_impl_name(int index)
 {
-	/* One string, not an array of pointers: no relocation to apply, no
-	 * writable page per object. */
 #if CYCLE_IMPL_NHW > 0
 	static const char names[] = CYCLE_IMPL_NAMES "clock_gettime";
 #else
@@ -1195,8 +1136,8 @@ CYCLE_IMPL_INLINE int cycle_impl_lookup(const char *name)
 	return -1;
 }
 
-/* Text for CYCLE_DEBUG, without stdio (this runs in signal handlers too,
- * and strict modes do not declare snprintf). */
+/* CYCLE_DEBUG's lines, built without stdio (signal handlers build them
+ * too, and strict modes do not declare snprintf) and written at once. */
 CYCLE_IMPL_INLINE void cycle_impl_cat(char *buf, size_t size, size_t *n,
 				      const char *text)
 {
@@ -1205,16 +1146,14 @@ CYCLE_IMPL_INLINE void cycle_impl_cat(char *buf, size_t size, size_t *n,
 	buf[*n] = '\0';
 }
 
-/* Appends value, then after, cutting value short (marked "...") where both
- * would not fit, and writing its control characters as '?': a value from
- * the environment can be any length and hold anything (a newline, a
- * terminal's escape), and the line must still be one line that ends as
- * written, in its newline, or it runs into the program's next line. */
+/* Appends a value from the environment, then after: the value is cut
+ * short ("...") where both would not fit and its control characters become
+ * '?', so that the line stays one line and ends as written. */
 CYCLE_IMPL_INLINE void cycle_impl_cat_value(char *buf, size_t size,
 					    size_t *n, const char *value,
 					    const char *after)
 {
-	size_t keep = strlen(after) + 1; /* and the terminating '\0' */
+	size_t keep = strlen(after) + 1;
 	size_t room = size > *n + keep ? size - *n - keep : 0;
 	size_t len = strlen(value);
 	size_t take = len <= room ? len : room > 3 ? room - 3 : 0;
@@ -1222,9 +1161,7 @@ CYCLE_IMPL_INLINE void cycle_impl_cat_value(char *buf, size_t size,
 	for (; take > 0; take--) {
 		char c = *value++;
 
-		if ((unsigned char)c < 0x20 || c == 0x7f)
-			c = '?';
-		buf[(*n)++] = c;
+		buf[(*n)++] = (unsigned char)c < 0x20 || c == 0x7f ? '?' : c;
 	}
 	buf[*n] = '\0';
 	if (len > room)
@@ -1257,8 +1194,8 @@ CYCLE_IMPL_INLINE void cycle_impl_say(const char *text)
 }
 
 /* clock_gettime.  Where the vDSO reads counter 0 (x86: rdtsc, which faults
- * where the process turned it off) the system call answers instead,
- * unless counter 0 is known to work and is the counter in use. */
+ * where the process turned it off) the system call answers, unless counter
+ * 0 is known to work and is in use. */
 CYCLE_IMPL_INLINE uint64_t cycle_impl_clock(void)
 {
 	struct timespec ts;
@@ -1277,8 +1214,8 @@ CYCLE_IMPL_INLINE uint64_t cycle_impl_clock(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* The clock after at least ns from c0 (a reading of it).  Bounded: a clock
- * that a sandbox keeps from answering must not hang the caller. */
+/* The clock at least ns after c0; bounded, for a sandbox whose clock does
+ * not answer. */
 CYCLE_IMPL_INLINE uint64_t cycle_impl_wait(uint64_t c0, uint64_t ns)
 {
 	uint64_t c = c0;
@@ -1289,10 +1226,9 @@ CYCLE_IMPL_INLINE uint64_t cycle_impl_wait(uint64_t c0, uint64_t ns)
 	return c;
 }
 
-/* Whether the trap signal is unblocked in this thread, asked once per
- * thread: a trap in a thread that blocks it is fatal whatever the handler
- * (the kernel forces the default action), so PMU counters, which the
- * kernel may revoke at any instruction, are not read there. */
+/* Whether this thread leaves the trap signal unblocked, asked once: a trap
+ * where it is blocked kills whatever the handler, so revocable counters are
+ * not read there. */
 CYCLE_IMPL_INLINE int cycle_impl_trap_unblocked(void)
 {
 	struct cycle_impl_v3_thread *t = &cycle_impl_self;
@@ -1310,13 +1246,11 @@ CYCLE_IMPL_INLINE int cycle_impl_trap_unblocked(void)
 	return t->trap_ok == 1;
 }
 
-/* Defined further down: the perf tier's reading (in its section), and the
- * guarded read of a probe (which the tier uses). */
 CYCLE_IMPL_INLINE uint64_t cycle_impl_perf_read(void);
 CYCLE_IMPL_INLINE int cycle_impl_probe(int index, uint64_t *value);
 
-/* A raw reading of counter index (nanoseconds for clock_gettime).  May trap
- * for a hardware counter: callers hold the guard. */
+/* A raw reading of counter index (nanoseconds for the clock).  A hardware
+ * counter may trap: callers hold the guard. */
 CYCLE_IMPL_INLINE uint64_t cycle_impl_read(int index)
 {
 	if (CYCLE_IMPL_IS_PERF(index))
@@ -1326,7 +1260,7 @@ CYCLE_IMPL_INLINE uint64_t cycle_impl_read(int index)
 	return cycle_impl_clock();
 }
 
-/* Ticks from a reading of counter index, in the unit of the chosen one. */
+/* A reading of counter index in ticks of the chosen one. */
 CYCLE_IMPL_INLINE ticks cycle_impl_convert(int index, uint64_t reading)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
@@ -1342,8 +1276,8 @@ CYCLE_IMPL_INLINE ticks cycle_impl_convert(int index, uint64_t reading)
 	return (ticks)t;
 }
 
-/* The first usable counter after index, clock_gettime at the latest; with
- * skip_pmu, also past PMU counters (for threads that block the trap). */
+/* The first usable counter after index, the clock at the latest; with
+ * skip_pmu, past revocable ones too (for threads that block the trap). */
 CYCLE_IMPL_INLINE int cycle_impl_next(int index, int skip_pmu)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
@@ -1358,8 +1292,8 @@ CYCLE_IMPL_INLINE int cycle_impl_next(int index, int skip_pmu)
 	return next;
 }
 
-/* --- The guard: a SIGILL (x86: SIGSEGV) handler completing counter reads
- * that trap, and passing everything else on as the kernel would have. --- */
+/* --- The guard: a handler of the trap signal that completes this header's
+ * counter reads and passes anything else on as the kernel would have. --- */
 
 CYCLE_IMPL_INLINE int cycle_impl_is_handler(const struct sigaction *sa,
 					    cycle_impl_handler h)
@@ -1369,9 +1303,9 @@ CYCLE_IMPL_INLINE int cycle_impl_is_handler(const struct sigaction *sa,
 
 CYCLE_IMPL_INLINE void cycle_impl_on_trap(int sig, siginfo_t *info,
 					  void *context);
-/* Whether an action is a guard of this state (this file's, the one
- * installed, or the last one set): never the program's action to chain
- * to, or two guards would pass a fault to each other for ever. */
+/* A guard of this state (this file's, the installed one or the last one
+ * set) is never the program's action to chain to: two guards would pass a
+ * fault to each other for ever. */
 CYCLE_IMPL_INLINE int cycle_impl_is_guard(const struct sigaction *sa)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
@@ -1402,8 +1336,8 @@ CYCLE_IMPL_INLINE void cycle_impl_chain(int sig, siginfo_t *info,
 		return; /* an ignored signal that was sent: discarded */
 	if (plain == SIG_DFL || plain == SIG_IGN) {
 		/* The default action (a fault is never ignored): a fault
-		 * re-executes on return and kills the process as it would
-		 * have; a sent signal is sent again, delivered on return. */
+		 * re-executes on return and kills as it would have; a sent
+		 * signal is sent again. */
 		struct sigaction dfl;
 
 		memset(&dfl, 0, sizeof(dfl));
@@ -1415,14 +1349,13 @@ CYCLE_IMPL_INLINE void cycle_impl_chain(int sig, siginfo_t *info,
 		return;
 	}
 	if (flags & CYCLE_IMPL_SA_RESETHAND) {
-		/* Delivered once, then the default: as the kernel does.  (With
-		 * bit 31 cleared the flags fit an int again.) */
+		/* Delivered once, then the default, as the kernel does. */
 		g->previous.sa_flags = (int)(flags & ~((unsigned int)SA_SIGINFO |
 						      CYCLE_IMPL_SA_RESETHAND));
 		g->previous.sa_handler = SIG_DFL;
 	}
-	/* The mask the kernel would have set: the interrupted code's, plus
-	 * the action's sa_mask, plus sig unless SA_NODEFER. */
+	/* The kernel's mask: the interrupted code's, the action's sa_mask,
+	 * and sig unless SA_NODEFER. */
 	mask = ((ucontext_t *)context)->uc_sigmask;
 	for (s = 1; s < 65; s++)
 		if (sigismember(&prev.sa_mask, s) == 1)
@@ -1437,11 +1370,9 @@ CYCLE_IMPL_INLINE void cycle_impl_chain(int sig, siginfo_t *info,
 	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
-/* The program or shared object this file is linked into, known by the
- * address of its __dso_handle (the C runtime gives each its own, for
- * __cxa_atexit): the guard's owner.  The destructor of any of its files
- * then finds the guard it must take away at dlclose without a variable
- * per file, and without naming the guard's code (that would pull the
+/* The program or shared object this file is in, known by its __dso_handle
+ * (one each, for __cxa_atexit): the guard's owner, whose destructor takes
+ * it away at dlclose, without naming the guard's code (that would pull the
  * engine into files that never read a counter). */
 #ifdef __cplusplus
 extern "C" void *__dso_handle __attribute__((weak, visibility("hidden")));
@@ -1473,11 +1404,10 @@ CYCLE_IMPL_INLINE int cycle_impl_install(void)
 	sa.sa_flags |= SA_ONSTACK; /* use its alternate stack, if any */
 #endif
 	sigfillset(&sa.sa_mask); /* cycle_impl_chain() sets the program's */
-	/* Saved, and this guard named, before it is set: a child forked in
-	 * between finds the program's action saved and knows the guard that
-	 * may be set.  A guard of this state found there (a fork cut its
-	 * install, or another thread put a removed one back) is not saved:
-	 * the program's action saved with it stays. */
+	/* The program's action is saved and the guard named before it is set,
+	 * for a child forked in between.  A guard of this state found set (a
+	 * fork cut an install, or a thread put a removed one back) is not
+	 * saved: the program's action saved with it stays. */
 	if (sigaction(CYCLE_IMPL_TRAP_SIGNAL, NULL, &seen) != 0)
 		return 0;
 	if (!cycle_impl_is_guard(&seen))
@@ -1494,12 +1424,10 @@ CYCLE_IMPL_INLINE int cycle_impl_install(void)
 	return 1;
 }
 
-/* Gives the program its action back, if ours is still the one set;
- * returns 1 when it did.  The guard is forgotten before the action goes
- * back: a child forked in between finds a guard of this state set and
- * none recorded (see cycle_impl_after_cut); the other order would leave
- * the child sure of a guard that is gone, and its probes would trap to
- * the program's action. */
+/* Gives the program its action back if ours is still set; 1 when it did.
+ * The guard is forgotten first: a child forked in between finds a guard
+ * set and none recorded (cycle_impl_after_cut), where the other order
+ * would leave it sure of a guard that is gone. */
 CYCLE_IMPL_INLINE int cycle_impl_remove(void)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
@@ -1867,22 +1795,20 @@ CYCLE_IMPL_INLINE int cycle_impl_perf_explain(char *line, size_t size,
 #endif /* the perf tier */
 
 /* Counter index, in use in mode, was taken away (it trapped, its access bit
- * went, or it stopped): move to the next usable counter for good
- * (clock_gettime at the latest).  Returns the mode now in force. */
+ * went, or it stopped): the next usable counter for good, the clock at the
+ * latest.  Returns the mode now in force. */
 CYCLE_IMPL_INLINE int cycle_impl_revoke(int index, int mode, const char *why)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	int next = cycle_impl_next(index, 0);
+	char line[160];
+	size_t n = 0;
 
 	if (!CYCLE_IMPL_CAS(&g->mode, &mode, CYCLE_IMPL_CONVERTED + next))
 		return mode; /* another thread switched first */
 	CYCLE_IMPL_STORE(&g->status[index], CYCLE_IMPL_TRAPS,
 			 CYCLE_IMPL_RELAXED);
 	if (g->debug) {
-		/* One write, so that other threads' lines cannot cut it. */
-		char line[160];
-		size_t n = 0;
-
 		cycle_impl_cat(line, sizeof(line), &n, "cycle.h: ");
 		cycle_impl_cat(line, sizeof(line), &n, cycle_impl_name(index));
 		cycle_impl_cat(line, sizeof(line), &n, why);
@@ -1895,7 +1821,8 @@ CYCLE_IMPL_INLINE int cycle_impl_revoke(int index, int mode, const char *why)
 	return CYCLE_IMPL_CONVERTED + next;
 }
 
-/* The guard itself. */
+/* The guard itself.  What it completes reads 0 unless the counter in use
+ * was revoked: then the next counter's reading, converted. */
 CYCLE_IMPL_INLINE void cycle_impl_on_trap(int sig, siginfo_t *info,
 					  void *context)
 {
@@ -1908,90 +1835,68 @@ CYCLE_IMPL_INLINE void cycle_impl_on_trap(int sig, siginfo_t *info,
 	index = cycle_impl_decode(info, context, &reg);
 	if (index < 0) {
 		cycle_impl_chain(sig, info, context);
-		errno = saved_errno;
-		return;
-	}
-	if (index == CYCLE_IMPL_ACCESS_REGISTER) {
-		/* No PMU for this task (a hypervisor without one): no access. */
+	} else if (index == CYCLE_IMPL_ACCESS_REGISTER) {
+		/* No PMU for this task (a hypervisor without one). */
 		cycle_impl_complete(context, reg, 0);
-		errno = saved_errno;
-		return;
-	}
-	/* The mrs of a perf read, descheduled after it read the page: the
-	 * perf read notices and asks read(); nothing is revoked. */
-	if (index == 0 && cycle_impl_perf_trapped()) {
+	} else if (index == 0 && cycle_impl_perf_trapped()) {
+		/* A perf read's mrs, descheduled after it read the page: the
+		 * perf read sees it counted and asks read() instead. */
 		cycle_impl_complete(context, reg, 0);
-		errno = saved_errno;
-		return;
-	}
-	if (t->probing) {
-		/* A probe: the prober sees probe_traps move. */
-		t->probe_traps++;
+	} else if (t->probing) {
+		t->probe_traps++; /* the prober sees it: nothing is revoked */
 		cycle_impl_complete(context, reg, 0);
-		errno = saved_errno;
-		return;
-	}
-	CYCLE_IMPL_ADD(&g->traps, 1, CYCLE_IMPL_RELAXED);
-	mode = CYCLE_IMPL_LOAD(&g->mode, CYCLE_IMPL_ACQUIRE);
-	if (mode >= CYCLE_IMPL_READY) {
-		/* Revoked after the choice: move to the next usable counter
-		 * for good (clock_gettime at the latest), answer with it. */
+	} else {
+		CYCLE_IMPL_ADD(&g->traps, 1, CYCLE_IMPL_RELAXED);
+		mode = CYCLE_IMPL_LOAD(&g->mode, CYCLE_IMPL_ACQUIRE);
 		active = CYCLE_IMPL_INDEX_OF(mode);
-		if (active == index && CYCLE_IMPL_REVOCABLE(index)) {
+		if (mode >= CYCLE_IMPL_READY && active == index &&
+		    CYCLE_IMPL_REVOCABLE(index)) {
 			mode = cycle_impl_revoke(index, mode, " trapped");
 			active = CYCLE_IMPL_INDEX_OF(mode);
 		}
-		if (active != index)
+		/* Else a counter of another object that was never chosen: 0,
+		 * and its caller re-checks. */
+		if (mode >= CYCLE_IMPL_READY && active != index)
 			value = cycle_impl_convert(active,
 						   cycle_impl_read(active));
+		cycle_impl_complete(context, reg, value);
 	}
-	/* Anything else that traps here (a counter of another object of the
-	 * process that was never chosen) reads 0: its caller re-checks. */
-	cycle_impl_complete(context, reg, value);
 	errno = saved_errno;
 }
 
-/* Reads counter index under the guard, telling whether it trapped (and
- * returning 0 then); the read revokes nothing. */
+/* Reads counter index under the guard; 0 (and *value 0) when it trapped or
+ * was not read.  Revokes nothing. */
 CYCLE_IMPL_INLINE int cycle_impl_probe(int index, uint64_t *value)
 {
 	struct cycle_impl_v3_thread *t = &cycle_impl_self;
 	unsigned before;
 
-	/* The clock, and the counters of ports where nothing traps. */
-	if (index >= CYCLE_IMPL_NHW || CYCLE_IMPL_TRAP_SIGNAL == 0) {
+	*value = 0;
+	/* The clock, counters that never trap, and one the kernel says
+	 * reads (CNTVCT_EL0) need no guard. */
+	if (index >= CYCLE_IMPL_NHW || CYCLE_IMPL_TRAP_SIGNAL == 0 ||
+	    (index == CYCLE_IMPL_INLINE_INDEX && cycle_impl_quiet(index))) {
 		*value = cycle_impl_read(index);
 		return 1;
 	}
-	/* A counter the kernel says reads needs no guard (CNTVCT_EL0). */
-	if (index == CYCLE_IMPL_INLINE_INDEX && cycle_impl_quiet(index)) {
-		*value = cycle_impl_read(index);
-		return 1;
-	}
-	if (t->no_traps) {
-		*value = 0;
-		return 0; /* no guard, no read */
-	}
+	if (t->no_traps)
+		return 0;
 	if (!cycle_impl_install()) {
-		/* Neither the kernel (a seccomp filter refuses PR_GET_TSC) nor
-		 * the guard (and sigaction) answers: rdtsc is read as the
-		 * classic header reads it; anything else is not read. */
-		*value = CYCLE_IMPL_UNGUARDED_OK && index == 0 ?
-			cycle_impl_read(index) : 0;
-		return CYCLE_IMPL_UNGUARDED_OK && index == 0;
+		/* Neither the kernel (seccomp refuses PR_GET_TSC) nor the
+		 * guard answers: rdtsc is read as the classic header reads
+		 * it; nothing else is. */
+		if (!CYCLE_IMPL_UNGUARDED_OK || index != 0)
+			return 0;
+		*value = cycle_impl_read(index);
+		return 1;
 	}
-	/* Where the PMU counter is not granted its read is not even tried:
-	 * no trap, so nothing another thread's SIGILL handler (a feature
-	 * probe) could receive.  A PMUv3.9 "perhaps" is tried, guarded. */
-	if (index == 0 &&
-	    cycle_impl_pmu_access() == CYCLE_IMPL_PMU_DENIED) {
-		*value = 0;
+	/* A PMU counter that is not granted is not even read: no trap that
+	 * another thread's SIGILL handler could receive.  PMUv3.9's
+	 * "perhaps" is read, guarded. */
+	if (index == 0 && cycle_impl_pmu_access() == CYCLE_IMPL_PMU_DENIED)
 		return 0;
-	}
-	if (CYCLE_IMPL_IS_PERF(index) && !cycle_impl_perf_open()) {
-		*value = 0;
+	if (CYCLE_IMPL_IS_PERF(index) && !cycle_impl_perf_open())
 		return 0;
-	}
 	t->probing = 1;
 	before = t->probe_traps;
 	__asm__ __volatile__("" : : : "memory");
@@ -2003,11 +1908,10 @@ CYCLE_IMPL_INLINE int cycle_impl_probe(int index, uint64_t *value)
 
 /* --- The choice, in phases. ------------------------------------------- */
 
-/* The environment, unless the process runs with privileges its invoker has
- * not got: an invoker must not steer a privileged program's counter, nor
- * make it write to its stderr.  glibc's secure_getenv (AT_SECURE: setuid,
- * setgid, file capabilities) where the program's mode declares it; else the
- * IDs (<sys/auxv.h> would bring all of <elf.h> into the program). */
+/* The environment, unless the process has privileges its invoker has not:
+ * no invoker may steer its counter or write to its stderr.  glibc's
+ * secure_getenv where declared; else the IDs (<sys/auxv.h> would bring all
+ * of <elf.h> into the program). */
 CYCLE_IMPL_INLINE const char *cycle_impl_getenv(const char *name)
 {
 #if defined(__GLIBC__) && defined(__USE_GNU) && \
@@ -2030,30 +1934,15 @@ CYCLE_IMPL_INLINE int cycle_impl_debug_wanted(void)
 	return debug && *debug && strcmp(debug, "0") != 0;
 }
 
-/* The start of CYCLE_DEBUG's line: "cycle.h: using CHOSEN (configured
- * START" (or "CYCLE_COUNTER START" when the environment asked for it). */
-CYCLE_IMPL_INLINE void cycle_impl_cat_using(char *line, size_t size,
-					    size_t *n, int chosen, int start,
-					    int requested)
-{
-	cycle_impl_cat(line, size, n, "cycle.h: using ");
-	cycle_impl_cat(line, size, n, cycle_impl_name(chosen));
-	cycle_impl_cat(line, size, n,
-		       requested ? " (CYCLE_COUNTER " : " (configured ");
-	cycle_impl_cat(line, size, n, cycle_impl_name(start));
-}
-
-/* Where the chain starts (CYCLE_COUNTER, or the configured counter), and
- * CYCLE_DEBUG. */
+/* Where the chain starts: CYCLE_COUNTER's counter, or the configured one. */
 CYCLE_IMPL_INLINE int cycle_impl_choice_start(int configured, int *requested)
 {
-	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	const char *request = cycle_impl_getenv("CYCLE_COUNTER");
 	char line[160];
 	size_t n = 0;
 	int r;
 
-	g->debug = cycle_impl_debug_wanted();
+	cycle_impl_state.debug = cycle_impl_debug_wanted();
 	*requested = 0;
 	if (!request || !*request)
 		return configured;
@@ -2069,31 +1958,26 @@ CYCLE_IMPL_INLINE int cycle_impl_choice_start(int configured, int *requested)
 	return configured;
 }
 
-/* Phase 1: which candidates read without trapping. */
+/* Phase 1: which candidates read without trapping.  (Whether rdtsc works
+ * decides how the clock is read on x86, wherever the chain starts.) */
 CYCLE_IMPL_INLINE void cycle_impl_find_readable(int start)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	uint64_t v;
 	int i;
 
-	/* Whether rdtsc works decides how the clock is read (x86), even when
-	 * CYCLE_COUNTER starts the chain at the clock. */
 	if (CYCLE_IMPL_VDSO_READS_HW0)
 		g->status[0] = cycle_impl_probe(0, &v) ? CYCLE_IMPL_AVAILABLE
 						       : CYCLE_IMPL_TRAPS;
-	for (i = start; i < CYCLE_IMPL_NCOUNTERS; i++) {
-		if (cycle_impl_perf_skipped(start, i))
-			g->status[i] = CYCLE_IMPL_TRAPS;
-		else
-			g->status[i] = cycle_impl_probe(i, &v) ?
-				CYCLE_IMPL_AVAILABLE : CYCLE_IMPL_TRAPS;
-	}
+	for (i = start; i < CYCLE_IMPL_NCOUNTERS; i++)
+		g->status[i] = !cycle_impl_perf_skipped(start, i) &&
+			cycle_impl_probe(i, &v) ? CYCLE_IMPL_AVAILABLE
+						: CYCLE_IMPL_TRAPS;
 	cycle_impl_perf_settled();
 }
 
-/* The rate of counter i that advanced by d in ns nanoseconds of the clock.
- * A stated rate (CNTFRQ) that the measurement confirms is more exact than
- * 200 us of a loaded machine can be. */
+/* The rate of counter i that advanced by d in ns of the clock: a stated
+ * rate (CNTFRQ) that the measurement confirms is more exact. */
 CYCLE_IMPL_INLINE double cycle_impl_hz(int i, uint64_t d, uint64_t ns)
 {
 	double hz = ns ? (double)d * 1e9 / (double)ns : 0.0;
@@ -2104,67 +1988,71 @@ CYCLE_IMPL_INLINE double cycle_impl_hz(int i, uint64_t d, uint64_t ns)
 	return hz;
 }
 
-/* Phase 2: which of them advance, and how fast, against the clock; the
- * readings at the end go to last[] for the conversions. */
+/* Reads the usable counters from start on into v, the clock last; one that
+ * traps now is marked. */
+CYCLE_IMPL_INLINE void cycle_impl_sample(int start, uint64_t *v)
+{
+	struct cycle_impl_v3_state *g = &cycle_impl_state;
+	int i;
+
+	for (i = start; i < CYCLE_IMPL_NCOUNTERS; i++)
+		if (g->status[i] == CYCLE_IMPL_AVAILABLE &&
+		    !cycle_impl_probe(i, &v[i]))
+			g->status[i] = CYCLE_IMPL_TRAPS;
+}
+
+/* Phase 2: which of them advance, and how fast; the readings at the end go
+ * to last[] for the conversions. */
 CYCLE_IMPL_INLINE void cycle_impl_calibrate(int start, uint64_t *last)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
-	uint64_t first[CYCLE_IMPL_NCOUNTERS];
+	uint64_t first[CYCLE_IMPL_NCOUNTERS], ns, d;
 	int i;
 
 	memset(first, 0, sizeof(first));
 	g->status[CYCLE_IMPL_CLOCK_INDEX] = CYCLE_IMPL_AVAILABLE;
 	g->hz[CYCLE_IMPL_CLOCK_INDEX] = 1e9;
-	/* Counters first, the clock last, at both ends: the same skew. */
-	for (i = start; i < CYCLE_IMPL_NCOUNTERS; i++)
-		if (g->status[i] == CYCLE_IMPL_AVAILABLE &&
-		    !cycle_impl_probe(i, &first[i]))
-			g->status[i] = CYCLE_IMPL_TRAPS;
+	cycle_impl_sample(start, first);
 	if (start == CYCLE_IMPL_CLOCK_INDEX) {
 		last[start] = first[start];
 		return;
 	}
 	cycle_impl_wait(first[CYCLE_IMPL_CLOCK_INDEX], CYCLE_IMPL_CALIBRATE_NS);
-	for (i = start; i < CYCLE_IMPL_NCOUNTERS; i++)
-		if (g->status[i] == CYCLE_IMPL_AVAILABLE &&
-		    !cycle_impl_probe(i, &last[i]))
-			g->status[i] = CYCLE_IMPL_TRAPS;
+	cycle_impl_sample(start, last);
+	ns = last[CYCLE_IMPL_CLOCK_INDEX] - first[CYCLE_IMPL_CLOCK_INDEX];
 	for (i = start; i < CYCLE_IMPL_CLOCK_INDEX; i++) {
-		uint64_t d = last[i] - first[i];
-
 		if (g->status[i] != CYCLE_IMPL_AVAILABLE)
 			continue;
+		d = last[i] - first[i];
 		if (CYCLE_IMPL_NARROW(i))
 			d = (uint32_t)d;
-		if (d == 0 || d >= (uint64_t)1 << 62) {
+		if (d == 0 || d >= (uint64_t)1 << 62)
 			g->status[i] = CYCLE_IMPL_FROZEN;
-			continue;
-		}
-		g->hz[i] = cycle_impl_hz(i, d, last[CYCLE_IMPL_CLOCK_INDEX] -
-					       first[CYCLE_IMPL_CLOCK_INDEX]);
+		else
+			g->hz[i] = cycle_impl_hz(i, d, ns);
 	}
 }
 
-/* FFTW's shortest measurement in ticks of counter index, at rate hz (which
- * a CPU-cycle counter does not need). */
+/* FFTW's shortest measurement in ticks of counter index, at rate hz. */
 CYCLE_IMPL_INLINE double cycle_impl_time_min_for(int index, double hz)
 {
-	double tmin;
+	double tmin = hz * CYCLE_IMPL_TIME_MIN_S;
 
-	(void)index;
+	(void)index; /* a constant CYCLE_IMPL_CYCLES() leaves it unused */
 	if (CYCLE_IMPL_CYCLES(index))
 		return CYCLE_IMPL_CYCLE_TIME_MIN;
-	tmin = hz * CYCLE_IMPL_TIME_MIN_S;
 	return tmin < CYCLE_IMPL_TIME_MIN_TICKS ? CYCLE_IMPL_TIME_MIN_TICKS
 						: tmin;
 }
 
-/* Phase 3: the first usable counter is chosen; it defines the unit, and
- * FFTW's shortest measurement in that unit. */
-CYCLE_IMPL_INLINE int cycle_impl_pick(int start)
+/* Phase 3: the first usable counter is chosen; it defines the unit.  The
+ * later ones' readings will be scaled to it and set back by 2^62 ticks
+ * (ARMv7's PMCCNTR: an epoch above its 32 bits) so that an interval
+ * across a switch is negative. */
+CYCLE_IMPL_INLINE int cycle_impl_pick(int start, const uint64_t *last)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
-	int chosen = start;
+	int chosen = start, i;
 
 	while (g->status[chosen] != CYCLE_IMPL_AVAILABLE)
 		chosen++;
@@ -2172,18 +2060,6 @@ CYCLE_IMPL_INLINE int cycle_impl_pick(int start)
 	CYCLE_IMPL_STORE(&g->narrow, CYCLE_IMPL_NARROW(chosen),
 			 CYCLE_IMPL_RELAXED);
 	g->time_min = cycle_impl_time_min_for(chosen, g->hz[chosen]);
-	return chosen;
-}
-
-/* Phase 4: how a later switch converts.  The replacement's readings are
- * scaled to the chosen unit and set back by 2^62 ticks (ARMv7's 32-bit
- * PMCCNTR: an epoch above the 32 bits instead), so that an interval that
- * straddles the switch is negative. */
-CYCLE_IMPL_INLINE void cycle_impl_plan_switch(int chosen, const uint64_t *last)
-{
-	struct cycle_impl_v3_state *g = &cycle_impl_state;
-	int i;
-
 	for (i = chosen + 1; i < CYCLE_IMPL_NCOUNTERS; i++) {
 		if (g->status[i] != CYCLE_IMPL_AVAILABLE)
 			continue;
@@ -2192,19 +2068,24 @@ CYCLE_IMPL_INLINE void cycle_impl_plan_switch(int chosen, const uint64_t *last)
 					    : last[chosen] - CYCLE_IMPL_SETBACK;
 		g->conv[i].scale = g->hz[chosen] / g->hz[i];
 	}
+	return chosen;
 }
 
-/* CYCLE_DEBUG's line: the counter chosen and why the ones before it were
- * passed over. */
+/* CYCLE_DEBUG's line: the counter chosen, why the ones before it were
+ * passed over, and a note. */
 CYCLE_IMPL_INLINE void cycle_impl_explain(int start, int chosen,
-					  int requested)
+					  int requested, const char *note)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	char line[400];
 	size_t n = 0;
 	int i;
 
-	cycle_impl_cat_using(line, sizeof(line), &n, chosen, start, requested);
+	cycle_impl_cat(line, sizeof(line), &n, "cycle.h: using ");
+	cycle_impl_cat(line, sizeof(line), &n, cycle_impl_name(chosen));
+	cycle_impl_cat(line, sizeof(line), &n,
+		       requested ? " (CYCLE_COUNTER " : " (configured ");
+	cycle_impl_cat(line, sizeof(line), &n, cycle_impl_name(start));
 	for (i = start; i < chosen; i++) {
 		cycle_impl_cat(line, sizeof(line), &n, i == start ? "; " : ", ");
 		cycle_impl_cat(line, sizeof(line), &n, cycle_impl_name(i));
@@ -2215,14 +2096,13 @@ CYCLE_IMPL_INLINE void cycle_impl_explain(int start, int chosen,
 			       g->status[i] == CYCLE_IMPL_TRAPS ? " traps"
 								: " is frozen");
 	}
-	if (g->installed)
-		cycle_impl_cat(line, sizeof(line), &n,
-			       "; trap guard installed");
+	cycle_impl_cat(line, sizeof(line), &n, note);
 	cycle_impl_cat(line, sizeof(line), &n, ")\n");
 	cycle_impl_say(line);
 }
 
-/* The whole choice, by the one thread that holds the chooser lock. */
+/* The whole choice, by the thread that holds the chooser lock.  The guard
+ * stays only while a revocable counter is in use. */
 CYCLE_IMPL_NOINLINE void cycle_impl_choose(int configured)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
@@ -2233,13 +2113,12 @@ CYCLE_IMPL_NOINLINE void cycle_impl_choose(int configured)
 	cycle_impl_find_readable(start);
 	cycle_impl_calibrate(start, last);
 	g->rate_known = 1;
-	chosen = cycle_impl_pick(start);
-	cycle_impl_plan_switch(chosen, last);
-	/* The guard stays only while a revocable counter is in use. */
+	chosen = cycle_impl_pick(start, last);
 	if (!CYCLE_IMPL_REVOCABLE(chosen) || !cycle_impl_install())
 		cycle_impl_remove();
 	if (g->debug)
-		cycle_impl_explain(start, chosen, requested);
+		cycle_impl_explain(start, chosen, requested,
+				   g->installed ? "; trap guard installed" : "");
 	mode = CYCLE_IMPL_READY + chosen;
 	if (CYCLE_IMPL_REVOCABLE(chosen) && !g->installed)
 		mode = CYCLE_IMPL_CONVERTED + cycle_impl_next(chosen, 0);
@@ -2248,10 +2127,9 @@ CYCLE_IMPL_NOINLINE void cycle_impl_choose(int configured)
 
 /* A choice taken over from a process that forked during it: a guard of
  * this state may be set and unrecorded.  If something else is set instead
- * (the child's program wrapped what it inherited, a crash reporter saving
- * the action it replaces), a guard installed now would chain to that
- * wrapper and the wrapper back to the guard: a fault would go round for
- * ever.  Then this choice probes nothing that can trap. */
+ * (the child wrapped what it inherited), a guard installed now and that
+ * wrapper would pass a fault to each other for ever: then this choice
+ * probes nothing that can trap. */
 CYCLE_IMPL_INLINE void cycle_impl_after_cut(void)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
@@ -2264,52 +2142,67 @@ CYCLE_IMPL_INLINE void cycle_impl_after_cut(void)
 		cycle_impl_self.no_traps = 1;
 }
 
-/* Makes the choice, or puts the guard back (REGUARD), or waits for the
- * thread that does.  The lock is the pid of the chooser's process: a child
- * forked during the choice finds another pid there and takes over, instead
- * of waiting for a thread it does not have.  The chooser blocks every signal
- * but the trap signal meanwhile: a signal handler that calls getticks() can
- * neither interrupt its own choice nor wait for itself; and a trap in the
- * chooser, whatever the program's mask, reaches the guard.  Waiters sleep,
- * so that a waiter of a higher priority does not starve the chooser. */
+/* Under the chooser lock: the choice, or the guard put back (REGUARD). */
+CYCLE_IMPL_INLINE void cycle_impl_locked(int configured, int cut)
+{
+	struct cycle_impl_v3_state *g = &cycle_impl_state;
+	int mode, index, cancel;
+
+	/* A cancelled chooser would hold the lock for ever. */
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel);
+	if (cut)
+		cycle_impl_after_cut();
+	mode = CYCLE_IMPL_LOAD(&g->mode, CYCLE_IMPL_ACQUIRE);
+	if (mode == CYCLE_IMPL_REGUARD) {
+		mode = g->resume;
+		index = CYCLE_IMPL_INDEX_OF(mode);
+		if (CYCLE_IMPL_REVOCABLE(index) && !cycle_impl_install())
+			mode = CYCLE_IMPL_CONVERTED + cycle_impl_next(index, 0);
+		CYCLE_IMPL_STORE(&g->mode, mode, CYCLE_IMPL_RELEASE);
+	} else if (mode < CYCLE_IMPL_READY &&
+		   CYCLE_IMPL_CAS(&g->mode, &mode, CYCLE_IMPL_CHOOSING)) {
+		/* (A choice without probes made meanwhile stands.) */
+		cycle_impl_choose(configured);
+	}
+	CYCLE_IMPL_STORE(&g->chooser, 0, CYCLE_IMPL_RELEASE);
+	pthread_setcancelstate(cancel, NULL);
+}
+
+/* Makes the choice or waits for the thread that does.  The lock is the pid
+ * of the chooser's process: a child forked during the choice takes over
+ * instead of waiting for a thread it has not got.  The chooser blocks every
+ * signal but the trap signal (and a SIGSYS the program left unblocked, for
+ * its seccomp filter's answers): a handler that calls getticks() can
+ * neither interrupt its own choice nor wait for itself.  Waiters sleep, so
+ * that a waiter of higher priority does not starve the chooser. */
 CYCLE_IMPL_NOINLINE void cycle_impl_settle(int configured)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
+	struct timespec nap;
+	sigset_t all, old, pending;
+	int me, owner;
 
-	for (;;) {
-		int mode = CYCLE_IMPL_LOAD(&g->mode, CYCLE_IMPL_ACQUIRE);
-		int me, owner;
-		sigset_t all, old;
-
-		if (mode >= CYCLE_IMPL_READY)
-			return;
+	while (CYCLE_IMPL_LOAD(&g->mode, CYCLE_IMPL_ACQUIRE) <
+	       CYCLE_IMPL_READY) {
 		me = (int)getpid();
 		owner = CYCLE_IMPL_LOAD(&g->chooser, CYCLE_IMPL_ACQUIRE);
 		if (owner == me) {
-			struct timespec nap;
-
 			nap.tv_sec = 0;
 			nap.tv_nsec = 20000;
 			nanosleep(&nap, NULL);
 			continue;
 		}
 		sigfillset(&all);
-#ifdef SIGSYS
-		/* A seccomp filter's answer to one of the choice's system
-		 * calls goes to the program's handler, not to the default
-		 * action that the kernel forces on a blocked SIGSYS: it stays
-		 * unblocked where the program had it so. */
 		sigemptyset(&old);
 		sigprocmask(SIG_BLOCK, NULL, &old);
+#ifdef SIGSYS
 		if (sigismember(&old, SIGSYS) != 1)
 			sigdelset(&all, SIGSYS);
 #endif
 		sigprocmask(SIG_SETMASK, &all, &old);
+		/* The trap signal is unblocked for the probes, unless the
+		 * program keeps one pending: that one is not ours. */
 		if (CYCLE_IMPL_TRAP_SIGNAL) {
-			/* Unblocked for the probes, unless the program keeps
-			 * one pending: that one is not ours to deliver. */
-			sigset_t pending;
-
 			sigemptyset(&pending);
 			sigpending(&pending);
 			cycle_impl_self.no_traps = sigismember(
@@ -2319,49 +2212,21 @@ CYCLE_IMPL_NOINLINE void cycle_impl_settle(int configured)
 				sigprocmask(SIG_SETMASK, &all, NULL);
 			}
 		}
-		if (CYCLE_IMPL_CAS(&g->chooser, &owner, me)) {
-			int cancel;
-
-			/* A cancelled chooser would hold the lock for ever. */
-			pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel);
-			if (owner != 0)
-				cycle_impl_after_cut();
-			mode = CYCLE_IMPL_LOAD(&g->mode, CYCLE_IMPL_ACQUIRE);
-			if (mode == CYCLE_IMPL_REGUARD) {
-				mode = g->resume;
-				if (CYCLE_IMPL_REVOCABLE(CYCLE_IMPL_INDEX_OF(mode))
-				    && !cycle_impl_install())
-					mode = CYCLE_IMPL_CONVERTED +
-					       cycle_impl_next(
-						CYCLE_IMPL_INDEX_OF(mode), 0);
-				CYCLE_IMPL_STORE(&g->mode, mode,
-						 CYCLE_IMPL_RELEASE);
-			} else if (mode < CYCLE_IMPL_READY &&
-				   CYCLE_IMPL_CAS(&g->mode, &mode,
-						  CYCLE_IMPL_CHOOSING)) {
-				/* (A choice without probes, made meanwhile,
-				 * stands: it needs no lock.) */
-				cycle_impl_choose(configured);
-			}
-			CYCLE_IMPL_STORE(&g->chooser, 0, CYCLE_IMPL_RELEASE);
-			pthread_setcancelstate(cancel, NULL);
-		}
+		if (CYCLE_IMPL_CAS(&g->chooser, &owner, me))
+			cycle_impl_locked(configured, owner != 0);
 		cycle_impl_self.no_traps = 0;
 		sigprocmask(SIG_SETMASK, &old, NULL);
 	}
 }
 
-/* The choice without probes, where it is the configured counter that the
- * port reads inline and the kernel says, without a trap, that it reads
- * (cycle_impl_quiet): no signal action, mask or lock touched, and at most
- * that one system call.  It only has to advance: about one tick of it (a
- * counter that stands still goes the long way, which finds out).  One
- * compare-and-swap publishes it; nothing else is written, so it needs no
- * lock: the chosen counter is the mode's, TIME_MIN and the rate are
- * derived when asked (cycle_impl_rate).  Returns 1 when a choice stands. */
+/* The choice without probes, for the configured counter that the port reads
+ * inline when the kernel says it reads (cycle_impl_quiet): no signal action,
+ * mask or lock, at most that one system call.  It only has to advance (one
+ * that stands still goes the long way, which finds out).  One compare-and-
+ * swap publishes it and nothing else is written, so no lock is needed:
+ * TIME_MIN and the rate are derived when asked.  1 when a choice stands. */
 CYCLE_IMPL_NOINLINE int cycle_impl_quick(int configured)
 {
-	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	const char *request = cycle_impl_getenv("CYCLE_COUNTER");
 	int expected = CYCLE_IMPL_UNINIT, n;
 	uint64_t first;
@@ -2373,19 +2238,12 @@ CYCLE_IMPL_NOINLINE int cycle_impl_quick(int configured)
 	for (n = 0; cycle_impl_hw_read(configured) == first; n++)
 		if (n == 10000)
 			return 0;
-	if (!CYCLE_IMPL_CAS(&g->mode, &expected,
+	if (!CYCLE_IMPL_CAS(&cycle_impl_state.mode, &expected,
 			    CYCLE_IMPL_READY + configured))
 		return expected >= CYCLE_IMPL_READY;
-	if (cycle_impl_debug_wanted()) {
-		char line[160];
-		size_t len = 0;
-
-		cycle_impl_cat_using(line, sizeof(line), &len, configured,
-				     configured, 0);
-		cycle_impl_cat(line, sizeof(line), &len,
-			       "; the kernel lets it read: no probe, no guard)\n");
-		cycle_impl_say(line);
-	}
+	if (cycle_impl_debug_wanted())
+		cycle_impl_explain(configured, configured, 0,
+			"; the kernel lets it read: no probe, no guard");
 	return 1;
 }
 
@@ -2409,13 +2267,12 @@ CYCLE_IMPL_NOINLINE ticks cycle_impl_slow(int configured)
 	}
 	index = CYCLE_IMPL_INDEX_OF(mode);
 	if (CYCLE_IMPL_REVOCABLE(index) && !cycle_impl_trap_unblocked()) {
-		/* SIGILL blocked here: the next counter, in the same unit. */
+		/* The trap signal blocked here: the next counter, converted. */
 		index = cycle_impl_next(index, 1);
 		return cycle_impl_convert(index, cycle_impl_read(index));
 	}
-	/* Access taken back (perf, hotplug, idle): seen before the read,
-	 * which then need not trap (only a switch between the two does).
-	 * Under PMUv3.9's UEN the register cannot tell: the read goes
+	/* Access taken back (perf, hotplug, idle) is seen before the read,
+	 * which then need not trap.  PMUv3.9's UEN cannot tell: the read goes
 	 * ahead, and the guard answers it if PMUACR_EL1 denies it. */
 	if (index == 0 &&
 	    cycle_impl_pmu_access() == CYCLE_IMPL_PMU_DENIED) {
@@ -2424,15 +2281,15 @@ CYCLE_IMPL_NOINLINE ticks cycle_impl_slow(int configured)
 	}
 	v = cycle_impl_read(index);
 	/* A read that trapped was answered by the guard, which switched
-	 * counters: read again the way the new mode says. */
+	 * counters: read again as the new mode says. */
 	if (CYCLE_IMPL_REVOCABLE(index) &&
 	    CYCLE_IMPL_LOAD(&g->mode, CYCLE_IMPL_ACQUIRE) != mode)
 		return cycle_impl_slow(configured);
+	/* A PMU counter left readable but stopped (Linux 6.1 after a
+	 * perf_user_access task) would make elapsed() 0 for ever: two equal
+	 * readings 2 us apart are a stop. */
 	if (CYCLE_IMPL_REVOCABLE(index) && mode < CYCLE_IMPL_CONVERTED &&
 	    !CYCLE_IMPL_IS_PERF(index)) {
-		/* A PMU counter left readable but stopped (Linux 6.1 does
-		 * that after a perf_user_access task) would make elapsed()
-		 * 0 for ever: two equal readings 2 us apart are a stop. */
 		if (v == cycle_impl_self.last_pmu) {
 			cycle_impl_wait(cycle_impl_clock(), 2000);
 			if (cycle_impl_read(index) == v) {
@@ -2447,11 +2304,10 @@ CYCLE_IMPL_NOINLINE ticks cycle_impl_slow(int configured)
 	return (ticks)(g->narrow ? (uint32_t)v : v);
 }
 
-/* An object that leaves (dlclose) must not leave its guard behind: the
- * signal action would point into unmapped code.  The next getticks() of an
- * object that stays puts its own guard back (REGUARD).  Every file has this
- * destructor; the files of the object that set the last guard recognise it
- * (cycle_impl_object), and the first of them to run takes it away. */
+/* An object that leaves (dlclose) must not leave its guard behind, pointing
+ * into unmapped code: the first destructor of the object that set the last
+ * guard (cycle_impl_object) takes it away, and the next getticks() of an
+ * object that stays puts its own back (REGUARD). */
 __attribute__((destructor, unused)) CYCLE_IMPL_INLINE void
 cycle_impl_unload(void)
 {
@@ -2466,23 +2322,19 @@ cycle_impl_unload(void)
 	/* Its address may be another function's after the unload. */
 	g->installer = NULL;
 	g->installer_object = NULL;
-	if (g->installed == mine) {
-		/* Put back only if it was ours to take away: a handler the
-		 * program installed on top of it since stays. */
-		if (!cycle_impl_remove())
-			return;
-	} else if (sigaction(CYCLE_IMPL_TRAP_SIGNAL, NULL, &now) == 0 &&
-		   cycle_impl_is_handler(&now, mine)) {
-		/* A stray: this object's guard, removed and then put back by
-		 * a thread that had saved it meanwhile (an OpenSSL-style
-		 * probe restoring its saved action).  It must not outlive
-		 * the object's code.  (Nothing else is installed: a guard
-		 * set since would be the last one, not this.) */
-		sigaction(CYCLE_IMPL_TRAP_SIGNAL, &g->previous, NULL);
-		return;
-	} else {
+	if (g->installed != mine) {
+		/* A stray: removed, then put back by a thread that had saved it
+		 * (an OpenSSL-style probe restoring its action).  It must not
+		 * outlive the code. */
+		if (sigaction(CYCLE_IMPL_TRAP_SIGNAL, NULL, &now) == 0 &&
+		    cycle_impl_is_handler(&now, mine))
+			sigaction(CYCLE_IMPL_TRAP_SIGNAL, &g->previous, NULL);
 		return;
 	}
+	/* Only if it was ours to take: a handler the program set on top of
+	 * it stays. */
+	if (!cycle_impl_remove())
+		return;
 	mode = CYCLE_IMPL_LOAD(&g->mode, CYCLE_IMPL_ACQUIRE);
 	g->resume = mode;
 	if (mode >= CYCLE_IMPL_READY)
@@ -2500,24 +2352,23 @@ CYCLE_IMPL_INLINE const char *cycle_counter_name(void)
 }
 
 /* The counter whose unit ticks are in: the mode's, except after a switch
- * and while a dlclose takes a guard away (REGUARD: only after a probing
- * choice, which recorded it). */
+ * and during REGUARD (which only a probing choice, that recorded it,
+ * reaches). */
 CYCLE_IMPL_INLINE int cycle_impl_chosen(int mode)
 {
 	return mode >= CYCLE_IMPL_CONVERTED || mode < CYCLE_IMPL_READY ?
 		       cycle_impl_state.chosen : CYCLE_IMPL_INDEX_OF(mode);
 }
 
-/* The rate of the chosen counter: measured by the choice that probed, or
- * here, the first time it is asked after a choice without probes (200 us
- * against the clock).  One thread publishes its measurement, marking it
- * with its process id meanwhile: the others of the process use their own
- * until then, and a child forked during it takes it over. */
+/* The chosen counter's rate: measured by a probing choice, or here the
+ * first time it is asked (200 us against the clock).  One thread publishes
+ * it, marked with its pid meanwhile: others measure their own until then,
+ * and a child forked during it takes over. */
 CYCLE_IMPL_NOINLINE double cycle_impl_rate(int chosen)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
-	uint64_t c0, c1, v0, v1;
 	int state = CYCLE_IMPL_LOAD(&g->rate_known, CYCLE_IMPL_ACQUIRE);
+	uint64_t c0, c1, v0, v1;
 	int me;
 	double hz;
 
@@ -2540,14 +2391,14 @@ CYCLE_IMPL_NOINLINE double cycle_impl_rate(int chosen)
 
 CYCLE_IMPL_INLINE double cycle_ticks_per_second(void)
 {
-	int mode;
-
-	(void)getticks(); /* makes the choice if it is not made yet */
-	mode = CYCLE_IMPL_LOAD(&cycle_impl_state.mode, CYCLE_IMPL_ACQUIRE);
-	return cycle_impl_rate(cycle_impl_chosen(mode));
+	(void)getticks();
+	return cycle_impl_rate(cycle_impl_chosen(
+		CYCLE_IMPL_LOAD(&cycle_impl_state.mode, CYCLE_IMPL_ACQUIRE)));
 }
 
-/* FFTW's shortest measurement, in ticks of the chosen unit (see manual). */
+/* TIME_MIN in ticks of the chosen unit: derived when asked after a choice
+ * without probes; after a switch at least 100 steps of the replacement,
+ * each of which is many ticks. */
 CYCLE_IMPL_INLINE double cycle_impl_time_min(void)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
@@ -2557,14 +2408,12 @@ CYCLE_IMPL_INLINE double cycle_impl_time_min(void)
 	(void)getticks();
 	mode = CYCLE_IMPL_LOAD(&g->mode, CYCLE_IMPL_ACQUIRE);
 	tmin = g->time_min;
-	if (tmin == 0) { /* a choice without probes: derived when asked */
+	if (tmin == 0) {
 		chosen = cycle_impl_chosen(mode);
 		tmin = cycle_impl_time_min_for(
 			chosen, CYCLE_IMPL_CYCLES(chosen) ? 0.0
 							  : cycle_impl_rate(chosen));
 	}
-	/* After a switch one step of the replacement is many ticks: FFTW's
-	 * shortest measurement stays 100 of its steps. */
 	if (mode >= CYCLE_IMPL_CONVERTED) {
 		coarse = CYCLE_IMPL_TIME_MIN_TICKS *
 			 g->conv[CYCLE_IMPL_INDEX_OF(mode)].scale;
