@@ -20,6 +20,23 @@ typedef uint64_t fftw_ticks;
 #define FFTW_TICKS "uint64_t"
 #endif
 
+/* Whether the counter counts CPU cycles: its TIME_MIN is then a number of
+ * cycles, not a time.  (Not inlined: GCC would compare the literals with
+ * the header's shortest name and warn, -Wstring-compare, where the chain
+ * has no such counter.) */
+static __attribute__((noinline)) int counts_cycles(const char *name)
+{
+	static const char *const cycles[] = {
+		"PMCCNTR_EL0", "PMCCNTR", "rdcycle", "PMCCNTR_EL0_perf"
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cycles) / sizeof(cycles[0]); i++)
+		if (strcmp(name, cycles[i]) == 0)
+			return 1;
+	return 0;
+}
+
 int main(void)
 {
 #if !defined(HAVE_TICK_COUNTER)
@@ -38,8 +55,7 @@ int main(void)
 		return tap_done();
 	}
 #endif
-	if (hz > 0 && strcmp(name, "PMCCNTR_EL0") && strcmp(name, "PMCCNTR") &&
-	    strcmp(name, "rdcycle") && strcmp(name, "PMCCNTR_EL0_perf"))
+	if (hz > 0 && !counts_cycles(name))
 		tap_ok(tmin >= 100.0 && tmin >= hz * 2e-6 * 0.999,
 		       "TIME_MIN is 2 us of %s ticks at %.4g Hz (%g), >= 100",
 		       name, hz, tmin);
