@@ -216,54 +216,39 @@ CYCLE_IMPL_INLINE double cycle_ticks_per_second(void);
 #if defined(CYCLE_IMPL_ENGINE)
 
 /* ------------------------------------------------------------------------
- * PORTS.  One block per architecture, and nothing else in the engine names
- * one.  A block defines the counters of its chain (clock_gettime, always
- * last, is the engine's) and these hooks; those it leaves out get the
- * defaults after the last block.
- *   CYCLE_IMPL_NHW            number of hardware counters (default 0)
+ * PORTS.  One block per architecture (nothing else in the engine names
+ * one) defines its chain's counters (clock_gettime, always last, is the
+ * engine's) and these hooks; the defaults, [in brackets], follow the blocks.
+ *   CYCLE_IMPL_NHW            number of hardware counters [0]
  *   CYCLE_IMPL_NAMES          their names, each ending in \0
  *   CYCLE_IMPL_CONFIGURED     index the build asked for: the chain's start
- *   CYCLE_IMPL_INLINE_INDEX   the counter getticks() reads inline when it
- *                             is chosen: one the kernel never takes back
- *   CYCLE_IMPL_REVOCABLE(i)   something outside the program may revoke i
- *                             (a PMU counter): the guard stays while i is
- *                             in use, and a thread that blocks the trap
- *                             signal never reads it
- *   CYCLE_IMPL_CYCLES(i)      i counts CPU cycles, not a fixed-rate clock
- *   CYCLE_IMPL_NARROW(i)      i is 32 bits wide
- *   CYCLE_IMPL_CYCLE_TIME_MIN TIME_MIN for a cycle counter (default 100)
- *   cycle_impl_hw_read(i)     read counter i (may trap: callers guard it)
- *   cycle_impl_hw_nominal_hz(i)  its nominal rate, or 0 if unknown
- *   cycle_impl_quiet(i)       1 if the kernel says i reads without a trap
- *   cycle_impl_pmu_access()   what the PMU's access register says of
- *                             counter 0 (CYCLE_IMPL_PMU_ACCESS; default:
- *                             granted, the read decides)
- *   CYCLE_IMPL_TRAP_SIGNAL    the signal a refused read raises, with
- *   cycle_impl_decode()       the counter index of the instruction at the
- *                             faulting PC (or -1) and where its result
- *                             goes, for a signal the kernel raised for that
- *                             very instruction (si_code and si_addr are
- *                             checked before the PC is read), and
- *   cycle_impl_complete()     writes the value there and steps over it.
- *                             The register file is the kernel's sigcontext
- *                             at uc_mcontext, mirrored so that no libc
- *                             feature macro is needed to name its fields.
- *   CYCLE_IMPL_VDSO_READS_HW0 the vDSO's clock_gettime reads counter 0: the
- *                             engine asks cycle_impl_clock_syscall() while
- *                             counter 0 is not known to work
+ *   CYCLE_IMPL_INLINE_INDEX   read inline once chosen: never taken back
+ *   CYCLE_IMPL_REVOCABLE(i)   revocable from outside (a PMU counter): the
+ *                             guard stays; trap-blocking threads skip it [0]
+ *   CYCLE_IMPL_CYCLES(i)      counts CPU cycles, not a fixed-rate clock [0]
+ *   CYCLE_IMPL_NARROW(i)      32 bits wide (and CYCLE_IMPL_HAS_NARROW) [0]
+ *   CYCLE_IMPL_CYCLE_TIME_MIN TIME_MIN for a cycle counter [100]
+ *   cycle_impl_hw_read(i)     reads counter i (may trap: callers guard it)
+ *   CYCLE_IMPL_NOMINAL_HZ(i)  its nominal rate, or 0 if unknown [0]
+ *   CYCLE_IMPL_QUIET(i)       the kernel says it reads without a trap [0]
+ *   CYCLE_IMPL_PMU_ACCESS     cycle_impl_pmu_access() asks the PMU [granted]
+ *   CYCLE_IMPL_TRAP_SIGNAL    the signal a refused read raises [0: none]
+ *   struct cycle_impl_regs    uc_mcontext, mirrored: no libc macro needed
+ *   CYCLE_IMPL_TRAPPED_HERE   the signal is the read's [SIGILL at the PC]
+ *   cycle_impl_decode_insn    index (or -1) and register of the read at PC
+ *   cycle_impl_complete_insn  stores a read's value and steps over it
+ *   CYCLE_IMPL_VDSO_READS_HW0 the vDSO reads counter 0: until it is known to
+ *                             work, cycle_impl_clock_syscall() answers [0]
  *   CYCLE_IMPL_UNGUARDED_OK   counter 0 may be read unguarded when neither
- *                             the kernel nor a probe can be asked (only the
- *                             program itself can revoke it)
+ *                             the kernel nor a probe answers (only the
+ *                             program can revoke it) [0]
  * ---------------------------------------------------------------------- */
 
-/* What the PMU's user-enable register (PMUSERENR_EL0 on AArch64, PMUSERENR
- * on AArch32; EL0 may read it) says of reading the cycle counter: 0 denied
- * (the read is not even tried), 1 granted, 2 perhaps.  EN (bit 0) grants
- * everything; CR (bit 2) the cycle counter's reads.  PMUv3.9 (Armv8.9,
- * Linux 6.13+) adds UEN (bit 4): while it is set, PMUACR_EL1.C, which EL0
- * cannot read, decides, and CR only forbids writes.  Linux sets UEN, ER and
- * CR with PMUACR_EL1 holding just the counters the task's own events use,
- * so a set CR says nothing then: only a guarded read can tell. */
+/* What PMUSERENR(_EL0), readable at EL0, says of a cycle counter read:
+ * EN (bit 0) grants everything, CR (bit 2) the cycle counter's reads.  On
+ * PMUv3.9 (Linux 6.13+) UEN (bit 4) hands the decision to PMUACR_EL1, which
+ * EL0 cannot read, and Linux sets CR anyway: "perhaps", only a guarded read
+ * can tell (PERFORMANCE_COUNTERS.md, "PMCCNTR_EL0").  Denied: not tried. */
 #define CYCLE_IMPL_USERENR_EN 0x1u
 #define CYCLE_IMPL_USERENR_CR 0x4u
 #define CYCLE_IMPL_USERENR_UEN 0x10u
@@ -282,11 +267,19 @@ CYCLE_IMPL_INLINE int cycle_impl_userenr_grant(unsigned long userenr)
 /* cycle_impl_decode(): the read of the PMU's access register trapped. */
 #define CYCLE_IMPL_ACCESS_REGISTER 100
 
+/* Arm instructions are little-endian, even in a big-endian program. */
+#if defined(__AARCH64EB__) || defined(__ARMEB__)
+#define CYCLE_IMPL_LE16(x) __builtin_bswap16(x)
+#define CYCLE_IMPL_LE32(x) __builtin_bswap32(x)
+#else
+#define CYCLE_IMPL_LE16(x) (x)
+#define CYCLE_IMPL_LE32(x) (x)
+#endif
+
 #if defined(__aarch64__)
-/* AArch64: the PMU cycle counter read directly, the same counter read
- * through a perf event (kernel.perf_user_access=1, Linux 5.17+; read by the
- * engine's perf tier, not by an instruction), and the generic timer's
- * virtual count. */
+/* AArch64: the PMU cycle counter, the same counter through a perf event
+ * (kernel.perf_user_access=1, Linux 5.17+; read by the engine's perf tier,
+ * not by an instruction), and the generic timer's virtual count. */
 #define CYCLE_IMPL_PORT_AARCH64 1
 #define CYCLE_IMPL_NHW 3
 #define CYCLE_IMPL_NAMES "PMCCNTR_EL0\0PMCCNTR_EL0_perf\0CNTVCT_EL0\0"
@@ -300,6 +293,11 @@ CYCLE_IMPL_INLINE int cycle_impl_userenr_grant(unsigned long userenr)
 #else
 #define CYCLE_IMPL_CONFIGURED 2
 #endif
+#define CYCLE_IMPL_NOMINAL_HZ(i) ((i) == 2 ? cycle_impl_timer_hz() : 0.0)
+/* CNTVCT_EL0: Linux lets EL0 read it, or completes a read it traps itself
+ * (timer errata); it never raises SIGILL for it. */
+#define CYCLE_IMPL_QUIET(i) ((i) == 2)
+#define CYCLE_IMPL_TRAP_SIGNAL SIGILL
 CYCLE_IMPL_INLINE uint64_t cycle_impl_hw_read(int i)
 {
 	uint64_t v = 0;
@@ -310,23 +308,15 @@ CYCLE_IMPL_INLINE uint64_t cycle_impl_hw_read(int i)
 		__asm__ __volatile__("mrs %0, cntvct_el0" : "=r"(v));
 	return v;
 }
-CYCLE_IMPL_INLINE double cycle_impl_hw_nominal_hz(int i)
+CYCLE_IMPL_INLINE double cycle_impl_timer_hz(void)
 {
 	uint64_t f;
 
-	if (i != 2)
-		return 0.0;
 	__asm__ __volatile__("mrs %0, cntfrq_el0" : "=r"(f));
 	return (double)f;
 }
-/* CNTVCT_EL0: Linux lets EL0 read it, or completes a read it traps itself
- * (timer errata); it never raises SIGILL for it. */
-CYCLE_IMPL_INLINE int cycle_impl_quiet(int i)
-{
-	return i == 2;
-}
-/* PMUSERENR_EL0 is readable at EL0 (a hypervisor without a virtual PMU may
- * trap it: the guard completes that read with 0). */
+/* A hypervisor without a virtual PMU may trap this read: the guard then
+ * completes it with 0. */
 #define CYCLE_IMPL_PMU_ACCESS 1
 CYCLE_IMPL_INLINE int cycle_impl_pmu_access(void)
 {
@@ -335,22 +325,15 @@ CYCLE_IMPL_INLINE int cycle_impl_pmu_access(void)
 	__asm__ __volatile__("mrs %0, pmuserenr_el0" : "=r"(v));
 	return cycle_impl_userenr_grant((unsigned long)v);
 }
-#define CYCLE_IMPL_TRAP_SIGNAL SIGILL
 struct cycle_impl_regs {
-	uint64_t fault_address;
-	uint64_t x[31];
-	uint64_t sp;
-	uint64_t pc;
+	uint64_t fault_address, x[31], sp, pc;
 };
 #define CYCLE_IMPL_PC(r) ((r)->pc)
 CYCLE_IMPL_INLINE int cycle_impl_decode_insn(const struct cycle_impl_regs *r,
 					     int *reg)
 {
-	uint32_t insn = *(const uint32_t *)(uintptr_t)r->pc;
+	uint32_t insn = CYCLE_IMPL_LE32(*(const uint32_t *)(uintptr_t)r->pc);
 
-#if defined(__AARCH64EB__)
-	insn = __builtin_bswap32(insn); /* instructions are little-endian */
-#endif
 	*reg = (int)(insn & 0x1f);
 	if ((insn & 0xffffffe0u) == 0xd53b9d00u) /* mrs Xt, PMCCNTR_EL0 */
 		return 0;
@@ -370,7 +353,9 @@ CYCLE_IMPL_INLINE void cycle_impl_complete_insn(struct cycle_impl_regs *r,
 
 #elif defined(__arm__) && defined(__ARM_ARCH) && __ARM_ARCH >= 7 && \
 	(!defined(__ARM_ARCH_PROFILE) || __ARM_ARCH_PROFILE == 'A')
-/* 32-bit ARMv7-A and later: CP15 PMU cycle counter and generic timer. */
+/* 32-bit ARMv7-A and later: CP15 PMU cycle counter and generic timer.  No
+ * CYCLE_IMPL_QUIET: a 32-bit core may lack the timer, and qemu-arm traps
+ * it, so the choice probes. */
 #define CYCLE_IMPL_PORT_ARMV7 1
 #define CYCLE_IMPL_NHW 2
 #define CYCLE_IMPL_NAMES "PMCCNTR\0CNTVCT\0"
@@ -384,6 +369,9 @@ CYCLE_IMPL_INLINE void cycle_impl_complete_insn(struct cycle_impl_regs *r,
 #else
 #define CYCLE_IMPL_CONFIGURED 1
 #endif
+/* CNTFRQ is readable where CNTVCT is: asked after a CNTVCT read worked. */
+#define CYCLE_IMPL_NOMINAL_HZ(i) ((i) == 1 ? cycle_impl_timer_hz() : 0.0)
+#define CYCLE_IMPL_TRAP_SIGNAL SIGILL
 CYCLE_IMPL_INLINE uint64_t cycle_impl_hw_read(int i)
 {
 	uint32_t lo, hi;
@@ -396,26 +384,14 @@ CYCLE_IMPL_INLINE uint64_t cycle_impl_hw_read(int i)
 			     : "=r"(lo), "=r"(hi));
 	return (uint64_t)hi << 32 | lo;
 }
-CYCLE_IMPL_INLINE double cycle_impl_hw_nominal_hz(int i)
+CYCLE_IMPL_INLINE double cycle_impl_timer_hz(void)
 {
 	uint32_t f;
 
-	/* CNTFRQ is readable from user space where CNTVCT is: ask only
-	 * after a CNTVCT read succeeded. */
-	if (i != 1)
-		return 0.0;
 	__asm__ __volatile__("mrc p15, 0, %0, c14, c0, 0" : "=r"(f));
 	return (double)f;
 }
-/* Linux keeps CNTVCT readable where it works, but a 32-bit core may lack
- * the generic timer, and qemu-arm traps it: the choice probes. */
-CYCLE_IMPL_INLINE int cycle_impl_quiet(int i)
-{
-	(void)i;
-	return 0;
-}
-/* PMUSERENR is readable at PL0: .EN (ARMv7), .CR (ARMv8 in AArch32), .UEN
- * (PMUv3.9), as cycle_impl_userenr_grant reads them. */
+/* PMUSERENR: .EN on ARMv7, .CR on ARMv8 in AArch32, .UEN on PMUv3.9. */
 #define CYCLE_IMPL_PMU_ACCESS 1
 CYCLE_IMPL_INLINE int cycle_impl_pmu_access(void)
 {
@@ -424,7 +400,6 @@ CYCLE_IMPL_INLINE int cycle_impl_pmu_access(void)
 	__asm__ __volatile__("mrc p15, 0, %0, c9, c14, 0" : "=r"(v));
 	return cycle_impl_userenr_grant(v);
 }
-#define CYCLE_IMPL_TRAP_SIGNAL SIGILL
 struct cycle_impl_regs {
 	unsigned long trap_no, error_code, oldmask;
 	unsigned long r[16]; /* r0-r10, fp, ip, sp, lr, pc */
@@ -435,30 +410,16 @@ struct cycle_impl_regs {
 CYCLE_IMPL_INLINE int cycle_impl_decode_insn(const struct cycle_impl_regs *r,
 					     int *reg)
 {
-	uint32_t insn;
+	const uint16_t *hw = (const uint16_t *)(uintptr_t)r->r[15];
+	uint32_t h1 = CYCLE_IMPL_LE16(hw[0]), h2 = 0, insn;
+	int thumb = (r->cpsr & 0x20) != 0;
 
-	if (r->cpsr & 0x20) { /* Thumb: two halfwords, the first one high */
-		const uint16_t *hw = (const uint16_t *)(uintptr_t)r->r[15];
-		uint16_t h1 = hw[0], h2 = 0;
-
-#if defined(__ARMEB__)
-		h1 = __builtin_bswap16(h1); /* instructions are little-endian */
-#endif
-		/* The second halfword only for a 32-bit encoding: a 16-bit
-		 * UDF may end the last mapped page. */
-		if ((h1 >> 11) >= 0x1d) {
-			h2 = hw[1];
-#if defined(__ARMEB__)
-			h2 = __builtin_bswap16(h2);
-#endif
-		}
-		insn = (uint32_t)h1 << 16 | h2;
-	} else {
-		insn = *(const uint32_t *)(uintptr_t)r->r[15];
-#if defined(__ARMEB__)
-		insn = __builtin_bswap32(insn);
-#endif
-	}
+	/* Thumb's second halfword only for a 32-bit encoding: a 16-bit UDF
+	 * may end the last mapped page. */
+	if (!thumb || (h1 >> 11) >= 0x1d)
+		h2 = CYCLE_IMPL_LE16(hw[1]);
+	/* ARM: one word, its low halfword first; Thumb: the first one high. */
+	insn = thumb ? h1 << 16 | h2 : h2 << 16 | h1;
 	*reg = (int)((insn >> 12) & 0xf);
 	if ((insn & 0xffff0fffu) == 0xee190f1du) /* mrc p15,0,Rt,c9,c13,0 */
 		return 0;
@@ -483,12 +444,10 @@ CYCLE_IMPL_INLINE void cycle_impl_complete_insn(struct cycle_impl_regs *r,
 }
 
 #elif defined(__x86_64__) || defined(__i386__)
-/* x86: the time-stamp counter, which faults (SIGSEGV) only where the
- * process itself set PR_TSC_SIGSEGV: so no guard stays, and a program that
- * does it after the first call gets what the classic header gives it.  It
- * is emitted as "ds rdtsc" (3e 0f 31: the prefix changes nothing), so that
- * the guard completes only this header's reads, never an rdtsc of the vDSO
- * or of the program. */
+/* x86: the time-stamp counter faults (SIGSEGV) only where the process set
+ * PR_TSC_SIGSEGV itself, so no guard stays (after the first call: as with
+ * the classic header).  It is read as "ds rdtsc" (3e 0f 31; the prefix
+ * changes nothing): the guard completes only this header's reads. */
 #define CYCLE_IMPL_PORT_X86 1
 #define CYCLE_IMPL_NHW 1
 #define CYCLE_IMPL_NAMES "rdtsc\0"
@@ -496,8 +455,26 @@ CYCLE_IMPL_INLINE void cycle_impl_complete_insn(struct cycle_impl_regs *r,
 #define CYCLE_IMPL_CYCLES(i) ((i) == 0)
 #define CYCLE_IMPL_CONFIGURED 0
 #define CYCLE_IMPL_CYCLE_TIME_MIN 5000.0 /* FFTW's value for x86 */
+#define CYCLE_IMPL_QUIET(i) cycle_impl_tsc_enabled()
 #define CYCLE_IMPL_VDSO_READS_HW0 1
 #define CYCLE_IMPL_UNGUARDED_OK 1
+#define CYCLE_IMPL_TRAP_SIGNAL SIGSEGV
+/* System calls without libc's syscall(), which strict ISO modes hide. */
+#if defined(__x86_64__)
+#define CYCLE_IMPL_SYS_PRCTL 157L
+#define CYCLE_IMPL_SYS_CLOCK_GETTIME 228L
+struct cycle_impl_regs {
+	uint64_t r8_15[8], di, si, bp, bx, dx, ax, cx, sp, ip;
+};
+#else
+#define CYCLE_IMPL_SYS_PRCTL 172L
+/* clock_gettime64 for a 64-bit time_t */
+#define CYCLE_IMPL_SYS_CLOCK_GETTIME (sizeof(time_t) == 8 ? 403L : 265L)
+struct cycle_impl_regs {
+	uint32_t gs, fs, es, ds, di, si, bp, sp, bx, dx, cx, ax;
+	uint32_t trapno, err, ip;
+};
+#endif
 CYCLE_IMPL_INLINE uint64_t cycle_impl_hw_read(int i)
 {
 	uint32_t lo, hi;
@@ -506,21 +483,7 @@ CYCLE_IMPL_INLINE uint64_t cycle_impl_hw_read(int i)
 	__asm__ __volatile__(".byte 0x3e\n\trdtsc" : "=a"(lo), "=d"(hi));
 	return (uint64_t)hi << 32 | lo;
 }
-CYCLE_IMPL_INLINE double cycle_impl_hw_nominal_hz(int i)
-{
-	(void)i;
-	return 0.0;
-}
-/* A two-argument system call without libc's syscall(), which strict ISO
- * modes do not declare; returns -errno on failure. */
-#if defined(__x86_64__)
-#define CYCLE_IMPL_SYS_PRCTL 157L
-#define CYCLE_IMPL_SYS_CLOCK_GETTIME 228L
-#else
-#define CYCLE_IMPL_SYS_PRCTL 172L
-#define CYCLE_IMPL_SYS_CLOCK_GETTIME 265L
-#define CYCLE_IMPL_SYS_CLOCK_GETTIME64 403L
-#endif
+/* Two arguments; returns -errno on failure. */
 CYCLE_IMPL_INLINE long cycle_impl_x86_syscall(long nr, long a, long b)
 {
 	long ret;
@@ -529,26 +492,20 @@ CYCLE_IMPL_INLINE long cycle_impl_x86_syscall(long nr, long a, long b)
 #if defined(__ILP32__)
 	nr |= 0x40000000L; /* x32 */
 #endif
-	__asm__ __volatile__("syscall"
-			     : "=a"(ret)
-			     : "0"(nr), "D"(a), "S"(b)
+	__asm__ __volatile__("syscall" : "=a"(ret) : "0"(nr), "D"(a), "S"(b)
 			     : "rcx", "r11", "memory");
 #else
-	__asm__ __volatile__("int $0x80"
-			     : "=a"(ret)
-			     : "0"(nr), "b"(a), "c"(b)
+	__asm__ __volatile__("int $0x80" : "=a"(ret) : "0"(nr), "b"(a), "c"(b)
 			     : "memory");
 #endif
 	return ret;
 }
-/* prctl(PR_GET_TSC): one system call.  A seccomp filter that answers it
- * with an error, or with a SIGSYS whose handler returns, leaves the answer
- * unknown (tsc stays 0): then the choice probes. */
-CYCLE_IMPL_INLINE int cycle_impl_quiet(int i)
+/* prctl(PR_GET_TSC).  A seccomp filter that answers it with an error, or
+ * with a SIGSYS whose handler returns, leaves tsc 0: the choice probes. */
+CYCLE_IMPL_INLINE int cycle_impl_tsc_enabled(void)
 {
 	int tsc = 0;
 
-	(void)i;
 	return cycle_impl_x86_syscall(CYCLE_IMPL_SYS_PRCTL, 25 /* PR_GET_TSC */,
 				      (long)(uintptr_t)&tsc) == 0 &&
 	       tsc == 1 /* PR_TSC_ENABLE */;
@@ -556,25 +513,9 @@ CYCLE_IMPL_INLINE int cycle_impl_quiet(int i)
 CYCLE_IMPL_INLINE void cycle_impl_clock_syscall(clockid_t clock,
 						struct timespec *ts)
 {
-	long nr = CYCLE_IMPL_SYS_CLOCK_GETTIME;
-
-#if defined(CYCLE_IMPL_SYS_CLOCK_GETTIME64)
-	if (sizeof(ts->tv_sec) == 8) /* a 64-bit time_t on i386 */
-		nr = CYCLE_IMPL_SYS_CLOCK_GETTIME64;
-#endif
-	cycle_impl_x86_syscall(nr, (long)clock, (long)(uintptr_t)ts);
+	cycle_impl_x86_syscall(CYCLE_IMPL_SYS_CLOCK_GETTIME, (long)clock,
+			       (long)(uintptr_t)ts);
 }
-#define CYCLE_IMPL_TRAP_SIGNAL SIGSEGV
-#if defined(__x86_64__)
-struct cycle_impl_regs {
-	uint64_t r8_15[8], di, si, bp, bx, dx, ax, cx, sp, ip;
-};
-#else
-struct cycle_impl_regs {
-	uint32_t gs, fs, es, ds, di, si, bp, sp, bx, dx, cx, ax;
-	uint32_t trapno, err, ip;
-};
-#endif
 /* A disabled rdtsc is a general protection fault: SI_KERNEL, no address.
  * A page fault (a NULL call, a bad pointer) never is, and its PC need not
  * be readable. */
@@ -601,8 +542,7 @@ CYCLE_IMPL_INLINE void cycle_impl_complete_insn(struct cycle_impl_regs *r,
 /* RISC-V: Linux 6.6+ makes rdcycle trap by default (and the sysctl
  * kernel.perf_user_access can take it back at any time); rdtime does not.
  * So the chain starts at rdtime, as FFTW does (d46ecddd), with no handler
- * installed; only a build that defines HAVE_RISCV_RDCYCLE (or a run with
- * CYCLE_COUNTER=rdcycle) tries rdcycle first, under the guard. */
+ * installed, unless HAVE_RISCV_RDCYCLE (or CYCLE_COUNTER=rdcycle). */
 #define CYCLE_IMPL_PORT_RISCV 1
 #define CYCLE_IMPL_NHW 2
 #define CYCLE_IMPL_NAMES "rdcycle\0rdtime\0"
@@ -614,6 +554,8 @@ CYCLE_IMPL_INLINE void cycle_impl_complete_insn(struct cycle_impl_regs *r,
 #else
 #define CYCLE_IMPL_CONFIGURED 1
 #endif
+#define CYCLE_IMPL_QUIET(i) ((i) == 1)
+#define CYCLE_IMPL_TRAP_SIGNAL SIGILL
 CYCLE_IMPL_INLINE uint64_t cycle_impl_hw_read(int i)
 {
 	uint64_t v;
@@ -624,19 +566,8 @@ CYCLE_IMPL_INLINE uint64_t cycle_impl_hw_read(int i)
 		__asm__ __volatile__("rdtime %0" : "=r"(v));
 	return v;
 }
-CYCLE_IMPL_INLINE double cycle_impl_hw_nominal_hz(int i)
-{
-	(void)i;
-	return 0.0;
-}
-CYCLE_IMPL_INLINE int cycle_impl_quiet(int i)
-{
-	return i == 1; /* rdtime: Linux keeps it readable */
-}
-#define CYCLE_IMPL_TRAP_SIGNAL SIGILL
 struct cycle_impl_regs {
-	uint64_t pc;
-	uint64_t x[31]; /* x1..x31 */
+	uint64_t pc, x[31]; /* x1..x31 */
 };
 #define CYCLE_IMPL_PC(r) ((r)->pc)
 CYCLE_IMPL_INLINE int cycle_impl_decode_insn(const struct cycle_impl_regs *r,
@@ -666,44 +597,33 @@ CYCLE_IMPL_INLINE void cycle_impl_complete_insn(struct cycle_impl_regs *r,
 #define CYCLE_IMPL_NAMES "mftb\0"
 #define CYCLE_IMPL_INLINE_INDEX 0
 #define CYCLE_IMPL_CONFIGURED 0
+#define CYCLE_IMPL_QUIET(i) 1
 CYCLE_IMPL_INLINE uint64_t cycle_impl_hw_read(int i)
 {
-	(void)i;
 #if defined(__powerpc64__)
-	{
-		uint64_t tb;
+	uint64_t tb;
 
-		__asm__ __volatile__("mftb %0" : "=r"(tb));
-		return tb;
-	}
+	(void)i;
+	__asm__ __volatile__("mftb %0" : "=r"(tb));
+	return tb;
 #else
-	{
-		unsigned int hi, lo;
+	unsigned int hi, lo;
 
-		CYCLE_IMPL_SPLIT_READ(hi, lo, "mftbu %0", "mftb %0");
-		return (uint64_t)hi << 32 | lo;
-	}
+	(void)i;
+	CYCLE_IMPL_SPLIT_READ(hi, lo, "mftbu %0", "mftb %0");
+	return (uint64_t)hi << 32 | lo;
 #endif
-}
-CYCLE_IMPL_INLINE double cycle_impl_hw_nominal_hz(int i)
-{
-	(void)i;
-	return 0.0;
-}
-CYCLE_IMPL_INLINE int cycle_impl_quiet(int i)
-{
-	(void)i;
-	return 1;
 }
 
 #elif defined(__s390x__)
-/* s390x: the TOD clock (bit 51 ticks every microsecond), which never
- * traps. */
+/* s390x: the TOD clock, which never traps. */
 #define CYCLE_IMPL_PORT_S390 1
 #define CYCLE_IMPL_NHW 1
 #define CYCLE_IMPL_NAMES "stckf\0"
 #define CYCLE_IMPL_INLINE_INDEX 0
 #define CYCLE_IMPL_CONFIGURED 0
+#define CYCLE_IMPL_NOMINAL_HZ(i) 4096.0e6 /* bit 51 ticks every microsecond */
+#define CYCLE_IMPL_QUIET(i) 1
 CYCLE_IMPL_INLINE uint64_t cycle_impl_hw_read(int i)
 {
 	uint64_t tod;
@@ -711,16 +631,6 @@ CYCLE_IMPL_INLINE uint64_t cycle_impl_hw_read(int i)
 	(void)i;
 	__asm__ __volatile__("stckf %0" : "=Q"(tod) : : "cc");
 	return tod;
-}
-CYCLE_IMPL_INLINE double cycle_impl_hw_nominal_hz(int i)
-{
-	(void)i;
-	return 4096.0e6;
-}
-CYCLE_IMPL_INLINE int cycle_impl_quiet(int i)
-{
-	(void)i;
-	return 1;
 }
 #endif /* the ports */
 
@@ -731,16 +641,6 @@ CYCLE_IMPL_INLINE int cycle_impl_quiet(int i)
 #define CYCLE_IMPL_CONFIGURED 0
 #define CYCLE_IMPL_INLINE_INDEX 0
 CYCLE_IMPL_INLINE uint64_t cycle_impl_hw_read(int i)
-{
-	(void)i;
-	return 0;
-}
-CYCLE_IMPL_INLINE double cycle_impl_hw_nominal_hz(int i)
-{
-	(void)i;
-	return 0.0;
-}
-CYCLE_IMPL_INLINE int cycle_impl_quiet(int i)
 {
 	(void)i;
 	return 0;
@@ -758,6 +658,22 @@ CYCLE_IMPL_INLINE int cycle_impl_quiet(int i)
 #ifndef CYCLE_IMPL_CYCLE_TIME_MIN
 #define CYCLE_IMPL_CYCLE_TIME_MIN 100.0 /* FFTW's default TIME_MIN */
 #endif
+#ifndef CYCLE_IMPL_NOMINAL_HZ
+#define CYCLE_IMPL_NOMINAL_HZ(i) 0.0
+#endif
+#ifndef CYCLE_IMPL_QUIET
+#define CYCLE_IMPL_QUIET(i) 0
+#endif
+CYCLE_IMPL_INLINE double cycle_impl_hw_nominal_hz(int i)
+{
+	(void)i;
+	return CYCLE_IMPL_NOMINAL_HZ(i);
+}
+CYCLE_IMPL_INLINE int cycle_impl_quiet(int i)
+{
+	(void)i;
+	return CYCLE_IMPL_QUIET(i);
+}
 #ifndef CYCLE_IMPL_PMU_ACCESS
 CYCLE_IMPL_INLINE int cycle_impl_pmu_access(void)
 {
@@ -769,26 +685,15 @@ CYCLE_IMPL_INLINE int cycle_impl_pmu_access(void)
 #define CYCLE_IMPL_UNGUARDED_OK 0
 #define cycle_impl_clock_syscall(clock, ts) clock_gettime((clock), (ts))
 #endif
-#ifndef CYCLE_IMPL_TRAP_SIGNAL
+#ifndef CYCLE_IMPL_TRAP_SIGNAL /* nothing traps: nothing to decode */
 #define CYCLE_IMPL_TRAP_SIGNAL 0
 struct cycle_impl_regs {
 	unsigned long pc;
 };
 #define CYCLE_IMPL_PC(r) ((r)->pc)
-CYCLE_IMPL_INLINE int cycle_impl_decode_insn(const struct cycle_impl_regs *r,
-					     int *reg)
-{
-	(void)r;
-	*reg = 0;
-	return -1;
-}
-CYCLE_IMPL_INLINE void cycle_impl_complete_insn(struct cycle_impl_regs *r,
-						int reg, uint64_t value)
-{
-	(void)r;
-	(void)reg;
-	(void)value;
-}
+#define cycle_impl_decode_insn(r, reg) (-1)
+#define cycle_impl_complete_insn(r, reg, value) \
+	((void)(r), (void)(reg), (void)(value))
 #endif
 #ifndef CYCLE_IMPL_TRAPPED_HERE
 /* An undefined instruction (ILL_ILLOPC from Linux, ILL_ILLOPN from
@@ -797,6 +702,9 @@ CYCLE_IMPL_INLINE void cycle_impl_complete_insn(struct cycle_impl_regs *r,
 	((info)->si_code > 0 && (uintptr_t)(info)->si_addr == CYCLE_IMPL_PC(r))
 #endif
 
+/* The guard's view of a trap: the counter index (or -1) and register, for
+ * a signal the kernel raised for that very instruction (si_code and
+ * si_addr are checked before the PC is read); then the completion. */
 CYCLE_IMPL_INLINE struct cycle_impl_regs *cycle_impl_regs_of(void *context)
 {
 	return (struct cycle_impl_regs *)(void *)
@@ -817,7 +725,6 @@ CYCLE_IMPL_INLINE void cycle_impl_complete(void *context, int reg,
 {
 	cycle_impl_complete_insn(cycle_impl_regs_of(context), reg, value);
 }
-
 #ifdef CLOCK_MONOTONIC_RAW
 #define CYCLE_IMPL_CLOCK CLOCK_MONOTONIC_RAW
 #else
@@ -1444,15 +1351,12 @@ CYCLE_IMPL_INLINE int cycle_impl_remove(void)
 
 #if defined(CYCLE_IMPL_PERF_INDEX)
 /* --- The perf tier (aarch64): PMCCNTR_EL0 read through a perf event. -----
- * With kernel.perf_user_access=1 (Linux 5.17+), the kernel sets
- * PMUSERENR_EL0 when it schedules a task holding a user-readable event, and
- * clears it when it enables the PMU for another task (PERFORMANCE_COUNTERS.md,
- * "The perf tier", says what it leaves behind); the event's first page
- * tells, under a sequence lock, whether the event sits in PMCCNTR_EL0 right
- * now (index 32) and what to add to it.
- * The layouts below are the heads of the kernel's struct perf_event_attr (up
- * to config1, PERF_ATTR_SIZE_VER0) and struct perf_event_mmap_page, spelled
- * here so that no kernel header is needed. */
+ * With kernel.perf_user_access=1 (Linux 5.17+) the kernel sets
+ * PMUSERENR_EL0 for a task holding a user-readable event; the event's first
+ * page says, under a sequence lock, whether the event sits in PMCCNTR_EL0 now
+ * (index 32) and what to add to it (PERFORMANCE_COUNTERS.md, "The perf
+ * tier").  No kernel header needed: the heads of struct perf_event_attr (to
+ * config1, PERF_ATTR_SIZE_VER0) and struct perf_event_mmap_page follow. */
 struct cycle_impl_perf_attr {
 	uint32_t type, size;
 	uint64_t config, sample_period, sample_type, read_format, flags;
@@ -1474,20 +1378,13 @@ struct cycle_impl_perf_page {
 #endif
 #define CYCLE_IMPL_PERF_CYCLE_INDEX 32 /* armv8pmu_user_event_idx() */
 #define CYCLE_IMPL_PERF_PAGE_SIZE 4096 /* mapping one page of 4/16/64 KiB */
-/* arm64's system call numbers and the flags passed to them. */
-#define CYCLE_IMPL_SYS_MUNMAP 215
+#define CYCLE_IMPL_SYS_MUNMAP 215 /* arm64's system call numbers */
 #define CYCLE_IMPL_SYS_MMAP 222
 #define CYCLE_IMPL_SYS_MADVISE 233
 #define CYCLE_IMPL_SYS_PERF_EVENT_OPEN 241
-#define CYCLE_IMPL_PROT_READ 1
-#define CYCLE_IMPL_PROT_READ_WRITE 3
-#define CYCLE_IMPL_MAP_SHARED 1
-#define CYCLE_IMPL_MAP_PRIVATE_ANONYMOUS 0x22
-#define CYCLE_IMPL_MADV_WIPEONFORK 18
-#define CYCLE_IMPL_PERF_FLAG_FD_CLOEXEC 8
 
-/* An arm64 system call without libc's syscall(), which strict ISO modes
- * do not declare; returns -errno on failure. */
+/* A system call without libc's syscall(), which strict ISO modes do not
+ * declare; returns -errno on failure. */
 CYCLE_IMPL_INLINE long cycle_impl_syscall6(long nr, long a, long b, long c,
 					   long d, long e, long f)
 {
@@ -1523,9 +1420,8 @@ CYCLE_IMPL_INLINE int cycle_impl_perf_sample(
 		direct = (pc->capabilities & CYCLE_IMPL_BITFIELD(2)) != 0 &&
 			 idx == CYCLE_IMPL_PERF_CYCLE_INDEX;
 		if (direct) {
-			/* Descheduled between the index and the mrs, the
-			 * mrs traps: the guard sees t->perf_reading, counts
-			 * the trap and steps over it without revoking. */
+			/* Switched out after reading the index, the mrs
+			 * traps: the guard counts it, revokes nothing. */
 			trapped = t->perf_trapped;
 			t->perf_reading = 1;
 			__asm__ __volatile__("mrs %0, pmccntr_el0"
@@ -1534,8 +1430,8 @@ CYCLE_IMPL_INLINE int cycle_impl_perf_sample(
 			if (t->perf_trapped != trapped)
 				direct = 0;
 			if (width > 0 && width < 64)
-				pmc = (uint64_t)((int64_t)(pmc << (64 - width)) >>
-						 (64 - width));
+				pmc = (uint64_t)((int64_t)(pmc << (64 - width))
+						 >> (64 - width));
 			count = (uint64_t)pc->offset + pmc;
 		}
 		__asm__ __volatile__("" : : : "memory");
@@ -1566,8 +1462,8 @@ CYCLE_IMPL_INLINE const char *cycle_impl_perf_reason(int state)
 	return "busy";
 }
 
-/* kernel.perf_user_access, with open(2) and read(2) (no stdio: the choice
- * may run in a signal handler): its first character, or -1 if absent. */
+/* kernel.perf_user_access's first character, or -1 if absent; no stdio:
+ * the choice may run in a signal handler. */
 CYCLE_IMPL_INLINE int cycle_impl_perf_sysctl(void)
 {
 	char c = 0;
@@ -1588,7 +1484,7 @@ CYCLE_IMPL_NOINLINE int cycle_impl_perf_open(void)
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	struct cycle_impl_perf_attr attr;
 	int expected = CYCLE_IMPL_PERF_UNTRIED, state, c;
-	long fd, page, alive, err = 0;
+	long fd, page, alive, err;
 	uint64_t v;
 
 	if (!CYCLE_IMPL_CAS(&g->perf_state, &expected, CYCLE_IMPL_PERF_BUSY))
@@ -1596,57 +1492,44 @@ CYCLE_IMPL_NOINLINE int cycle_impl_perf_open(void)
 		       cycle_impl_self.perf_mine &&
 		       g->perf_opener == (const void *)&cycle_impl_self;
 	c = cycle_impl_perf_sysctl();
-	if (c < 0) {
-		state = CYCLE_IMPL_PERF_NO_SYSCTL;
+	state = c < 0 ? CYCLE_IMPL_PERF_NO_SYSCTL : CYCLE_IMPL_PERF_SYSCTL_OFF;
+	if (c != '1')
 		goto out;
-	}
-	if (c != '1') {
-		state = CYCLE_IMPL_PERF_SYSCTL_OFF;
-		goto out;
-	}
+	/* Type and config 0: CPU cycles.  exclude_kernel, exclude_hv: what
+	 * perf_event_paranoid=2 allows; config1: "long" (64 bits), "rdpmc". */
 	memset(&attr, 0, sizeof(attr));
-	attr.type = 0;   /* PERF_TYPE_HARDWARE */
-	attr.config = 0; /* PERF_COUNT_HW_CPU_CYCLES */
 	attr.size = sizeof(attr);
-	/* exclude_kernel, exclude_hv: what perf_event_paranoid=2 allows a
-	 * user; the time the kernel spends for the task is not counted. */
 	attr.flags = CYCLE_IMPL_BITFIELD(5) | CYCLE_IMPL_BITFIELD(6);
-	attr.config1 = 3; /* bit 0 "long": 64 bits; bit 1 "rdpmc": EL0 reads */
+	attr.config1 = 3;
 	/* perf_event_open(attr, this thread, any CPU, no group, CLOEXEC). */
 	fd = cycle_impl_syscall6(CYCLE_IMPL_SYS_PERF_EVENT_OPEN,
-				 (long)(uintptr_t)&attr, 0, -1, -1,
-				 CYCLE_IMPL_PERF_FLAG_FD_CLOEXEC, 0);
+				 (long)(uintptr_t)&attr, 0, -1, -1, 8, 0);
 	if (fd < 0) {
 		g->perf_errno = (int)-fd;
 		state = CYCLE_IMPL_PERF_OPEN_FAILED;
 		goto out;
 	}
+	state = CYCLE_IMPL_PERF_MMAP_FAILED;
 	page = cycle_impl_syscall6(CYCLE_IMPL_SYS_MMAP, 0,
-				   CYCLE_IMPL_PERF_PAGE_SIZE, CYCLE_IMPL_PROT_READ,
-				   CYCLE_IMPL_MAP_SHARED, fd, 0);
+				   CYCLE_IMPL_PERF_PAGE_SIZE, 1 /* PROT_READ */,
+				   1 /* MAP_SHARED */, fd, 0);
 	if (page < 0 && page > -4096) {
 		g->perf_errno = (int)-page;
-		close((int)fd);
-		state = CYCLE_IMPL_PERF_MMAP_FAILED;
-		goto out;
+		goto out_close;
 	}
-	/* The kernel does not copy the event's page into a child of fork():
-	 * a private page with MADV_WIPEONFORK tells the child, which finds
-	 * it zeroed, to read another tier instead of the missing page. */
+	/* A child of fork() gets no copy of the event's page: it finds this
+	 * MADV_WIPEONFORK page zeroed and reads another tier instead. */
 	alive = cycle_impl_syscall6(CYCLE_IMPL_SYS_MMAP, 0,
 				    CYCLE_IMPL_PERF_PAGE_SIZE,
-				    CYCLE_IMPL_PROT_READ_WRITE,
-				    CYCLE_IMPL_MAP_PRIVATE_ANONYMOUS, -1, 0);
-	if ((alive < 0 && alive > -4096) ||
-	    (err = cycle_impl_syscall6(CYCLE_IMPL_SYS_MADVISE, alive,
-				       CYCLE_IMPL_PERF_PAGE_SIZE,
-				       CYCLE_IMPL_MADV_WIPEONFORK, 0, 0, 0)) != 0) {
-		g->perf_errno = (int)-(alive < 0 && alive > -4096 ? alive : err);
-		cycle_impl_syscall6(CYCLE_IMPL_SYS_MUNMAP, page,
-				    CYCLE_IMPL_PERF_PAGE_SIZE, 0, 0, 0, 0);
-		close((int)fd);
-		state = CYCLE_IMPL_PERF_MMAP_FAILED;
-		goto out;
+				    3 /* PROT_READ | PROT_WRITE */,
+				    0x22 /* MAP_PRIVATE | MAP_ANON */, -1, 0);
+	err = alive < 0 && alive > -4096 ? alive :
+		cycle_impl_syscall6(CYCLE_IMPL_SYS_MADVISE, alive,
+				    CYCLE_IMPL_PERF_PAGE_SIZE,
+				    18 /* MADV_WIPEONFORK */, 0, 0, 0);
+	if (err != 0) {
+		g->perf_errno = (int)-err;
+		goto out_unmap;
 	}
 	*(volatile int *)(uintptr_t)alive = 1;
 	g->perf_alive = (volatile int *)(uintptr_t)alive;
@@ -1654,26 +1537,26 @@ CYCLE_IMPL_NOINLINE int cycle_impl_perf_open(void)
 	cycle_impl_self.perf_mine = 1;
 	g->perf_opener = &cycle_impl_self;
 	g->perf_page = (volatile void *)(uintptr_t)page;
-	if (!cycle_impl_perf_sample((const volatile struct cycle_impl_perf_page
-				     *)g->perf_page, &v)) {
-		g->perf_page = NULL;
-		g->perf_opener = NULL;
-		cycle_impl_syscall6(CYCLE_IMPL_SYS_MUNMAP, page,
-				    CYCLE_IMPL_PERF_PAGE_SIZE, 0, 0, 0, 0);
-		close((int)fd);
-		state = CYCLE_IMPL_PERF_NO_RDPMC;
-		goto out;
-	}
 	state = CYCLE_IMPL_PERF_OPEN;
+	if (cycle_impl_perf_sample((const volatile struct cycle_impl_perf_page
+				    *)g->perf_page, &v))
+		goto out;
+	g->perf_page = NULL;
+	g->perf_opener = NULL;
+	state = CYCLE_IMPL_PERF_NO_RDPMC;
+out_unmap:
+	cycle_impl_syscall6(CYCLE_IMPL_SYS_MUNMAP, page,
+			    CYCLE_IMPL_PERF_PAGE_SIZE, 0, 0, 0, 0);
+out_close:
+	close((int)fd);
 out:
 	CYCLE_IMPL_STORE(&g->perf_state, state, CYCLE_IMPL_RELEASE);
 	return state == CYCLE_IMPL_PERF_OPEN;
 }
 
-/* The tier's reading: the event's count (user-mode cycles of the opening
- * thread); other threads, a child of fork() (perf_alive zeroed) and a
- * thread that blocks SIGILL get the next tier's reading in the same unit
- * instead (PERFORMANCE_COUNTERS.md, "The perf tier"). */
+/* The event's count (user-mode cycles of the opening thread); any other
+ * thread, a child of fork() and a thread that blocks SIGILL get the next
+ * tier's reading in the same unit. */
 CYCLE_IMPL_INLINE uint64_t cycle_impl_perf_read(void)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
@@ -1716,47 +1599,43 @@ CYCLE_IMPL_INLINE int cycle_impl_pmu_counts(void)
 	cycle_impl_wait(c0, 20000);
 	return cycle_impl_probe(0, &b) && b != a;
 }
-/* Phase 1's question: is the tier (counter i) not to be tried?  Opening a
- * perf cycles event would take PMCCNTR_EL0 away from direct reads that
- * work.  Readable is not enough: a task that held a perf_user_access event
- * leaves EL0 access on where it ran, with the counter stopped. */
+
+/* Phase 1: skip the tier (counter i) when direct reads of PMCCNTR_EL0
+ * count: a perf cycles event would take the counter from them.  Readable is
+ * not enough: a perf_user_access task leaves EL0 access on, counter stopped. */
 CYCLE_IMPL_INLINE int cycle_impl_perf_skipped(int start, int i)
 {
-	struct cycle_impl_v3_state *g = &cycle_impl_state;
-
 	if (i != CYCLE_IMPL_PERF_INDEX || start >= i ||
-	    g->status[0] != CYCLE_IMPL_AVAILABLE || !cycle_impl_pmu_counts())
+	    cycle_impl_state.status[0] != CYCLE_IMPL_AVAILABLE ||
+	    !cycle_impl_pmu_counts())
 		return 0;
-	g->perf_state = CYCLE_IMPL_PERF_DIRECT;
+	cycle_impl_state.perf_state = CYCLE_IMPL_PERF_DIRECT;
 	return 1;
 }
 
-/* After phase 1: holding the event, this task may read PMCCNTR_EL0
- * directly, but the raw value jumps at every switch: it stopped before we
- * opened the event (cycle_impl_pmu_counts), and that is what it is. */
+/* After phase 1: with the event open, direct PMCCNTR_EL0 reads jump at every
+ * switch, and they did not count before (cycle_impl_pmu_counts): frozen. */
 CYCLE_IMPL_INLINE void cycle_impl_perf_settled(void)
 {
-	struct cycle_impl_v3_state *g = &cycle_impl_state;
-
-	if (g->perf_state == CYCLE_IMPL_PERF_OPEN &&
-	    g->status[0] == CYCLE_IMPL_AVAILABLE)
-		g->status[0] = CYCLE_IMPL_FROZEN;
+	if (cycle_impl_state.perf_state == CYCLE_IMPL_PERF_OPEN &&
+	    cycle_impl_state.status[0] == CYCLE_IMPL_AVAILABLE)
+		cycle_impl_state.status[0] = CYCLE_IMPL_FROZEN;
 }
 
 /* CYCLE_DEBUG's words for a tier that is not open; 0 where it is. */
 CYCLE_IMPL_INLINE int cycle_impl_perf_explain(char *line, size_t size,
 					      size_t *n)
 {
-	struct cycle_impl_v3_state *g = &cycle_impl_state;
+	int state = cycle_impl_state.perf_state;
 
-	if (g->perf_state == CYCLE_IMPL_PERF_OPEN)
+	if (state == CYCLE_IMPL_PERF_OPEN)
 		return 0;
 	cycle_impl_cat(line, size, n, " unavailable: ");
-	cycle_impl_cat(line, size, n, cycle_impl_perf_reason(g->perf_state));
-	if (g->perf_state == CYCLE_IMPL_PERF_OPEN_FAILED ||
-	    g->perf_state == CYCLE_IMPL_PERF_MMAP_FAILED) {
+	cycle_impl_cat(line, size, n, cycle_impl_perf_reason(state));
+	if (state == CYCLE_IMPL_PERF_OPEN_FAILED ||
+	    state == CYCLE_IMPL_PERF_MMAP_FAILED) {
 		cycle_impl_cat(line, size, n, " (errno ");
-		cycle_impl_cat_int(line, size, n, g->perf_errno);
+		cycle_impl_cat_int(line, size, n, cycle_impl_state.perf_errno);
 		cycle_impl_cat(line, size, n, ")");
 	}
 	return 1;
@@ -1767,31 +1646,12 @@ CYCLE_IMPL_INLINE uint64_t cycle_impl_perf_read(void)
 {
 	return 0;
 }
-CYCLE_IMPL_INLINE int cycle_impl_perf_open(void)
-{
-	return 0;
-}
-CYCLE_IMPL_INLINE int cycle_impl_perf_trapped(void)
-{
-	return 0;
-}
-CYCLE_IMPL_INLINE int cycle_impl_perf_skipped(int start, int i)
-{
-	(void)start;
-	(void)i;
-	return 0;
-}
-CYCLE_IMPL_INLINE void cycle_impl_perf_settled(void)
-{
-}
-CYCLE_IMPL_INLINE int cycle_impl_perf_explain(char *line, size_t size,
-					      size_t *n)
-{
-	(void)line;
-	(void)size;
-	(void)n;
-	return 0;
-}
+#define cycle_impl_perf_open() 0
+#define cycle_impl_perf_trapped() 0
+#define cycle_impl_perf_skipped(start, i) ((void)(start), (void)(i), 0)
+#define cycle_impl_perf_settled() ((void)0)
+#define cycle_impl_perf_explain(line, size, n) \
+	((void)(line), (void)(size), (void)(n), 0)
 #endif /* the perf tier */
 
 /* Counter index, in use in mode, was taken away (it trapped, its access bit
@@ -2429,34 +2289,27 @@ CYCLE_IMPL_INLINE double cycle_impl_time_min(void)
 #endif /* the engine */
 
 /* ------------------------------------------------------------------------
- * Without the engine (not Linux, not a GCC-compatible compiler, no POSIX
- * declarations, or an architecture of CYCLE_IMPL_CLASSIC): FFTW's blocks in
- * the order of FFTW's cycle.h (master), each with FFTW's condition, counter,
- * ticks type and TIME_MIN, then this header's own; the first whose condition
- * holds is used (PERFORMANCE_COUNTERS.md, "Without the engine", lists
- * them).  A block defines ticks,
- * getticks(), CYCLE_IMPL_PLAIN_NAME (the counter's name, a string literal)
- * and CYCLE_IMPL_PLAIN_HZ (its nominal rate, 0 where unknown), and says how
- * elapsed() subtracts:
- *   (nothing)                    ticks is unsigned and as wide as the counter
- *   CYCLE_IMPL_PLAIN_WIDTH type  ticks is unsigned and holds readings of the
- *                                narrower unsigned type
- *   CYCLE_IMPL_PLAIN_SIGNED      ticks is signed
- *   CYCLE_IMPL_PLAIN_ELAPSED     ticks is a structure: the block defines
- *                                elapsed() itself
- * and CYCLE_IMPL_PLAIN_TIME_MIN where FFTW's block defines TIME_MIN.
+ * Without the engine: FFTW's blocks in FFTW's order, each with FFTW's
+ * condition, counter, ticks type and TIME_MIN, then two of this header's own
+ * (PERFORMANCE_COUNTERS.md, "Without the engine").  The first that holds
+ * defines ticks, getticks() and these macros ([default]):
+ *   CYCLE_IMPL_PLAIN_NAME      the counter's name, a string literal
+ *   CYCLE_IMPL_PLAIN_ASM       the one instruction that reads the counter
+ *                              into a ticks, instead of getticks()
+ *   CYCLE_IMPL_PLAIN_HZ        its nominal rate [0.0: unknown]
+ *   CYCLE_IMPL_PLAIN_TIME_MIN  FFTW's TIME_MIN [none]
+ *   CYCLE_IMPL_PLAIN_WIDTH     the unsigned type of a reading [ticks]
+ *   CYCLE_IMPL_PLAIN_SIGNED    ticks is signed
+ *   CYCLE_IMPL_PLAIN_ELAPSED   ticks is a structure: the block has elapsed()
  * ---------------------------------------------------------------------- */
 
 #if !defined(CYCLE_IMPL_ENGINE)
 
-/* 32-bit ARM Linux can make both ARMv7 counters trap (PMUSERENR.EN clear;
- * CNTKCTL.PL0VCTEN clear where the timer is broken, and under qemu-arm),
- * and without the engine nothing catches the signal: the build's flag is not
- * obeyed rather than the process killed at its first measurement. */
+/* Linux can make both ARMv7 counters trap, and no guard catches it here.
+ * A pragma, as -pedantic-errors refuses #warning before C23. */
 #if defined(__linux__) && defined(__arm__) && \
 	(defined(HAVE_ARMV7A_CNTVCT) || defined(HAVE_ARMV7A_PMCCNTR)) && \
 	defined(__GNUC__)
-/* A pragma, not #warning, which -pedantic-errors refuses before C23. */
 #pragma GCC warning "cycle.h: HAVE_ARMV7A_CNTVCT/PMCCNTR not obeyed: Linux can make the counter trap and this mode (strict ISO C?) hides the sigaction the guard needs; compile with -std=gnu99 or -D_POSIX_C_SOURCE=200809L"
 #endif
 
@@ -2469,14 +2322,7 @@ CYCLE_IMPL_INLINE double cycle_impl_time_min(void)
 #endif
 
 #if defined(__aarch64__)
-/* AArch64's virtual count and its rate, for the two blocks that read it. */
-CYCLE_IMPL_INLINE uint64_t cycle_impl_cntvct_el0(void)
-{
-	uint64_t v;
-
-	__asm__ __volatile__("mrs %0, cntvct_el0" : "=r"(v));
-	return v;
-}
+/* The rate of AArch64's virtual count, for the two blocks that read it. */
 CYCLE_IMPL_INLINE double cycle_impl_cntfrq_el0(void)
 {
 	uint64_t f;
@@ -2496,8 +2342,7 @@ typedef hrtime_t ticks;
 #define CYCLE_IMPL_PLAIN_SIGNED 1
 
 #elif defined(HAVE_READ_REAL_TIME) && defined(HAVE_TIME_BASE_TO_TIME)
-/* AIX: the time base (or the POWER real-time clock) as a structure, which
- * time_base_to_time() turns into seconds and nanoseconds. */
+/* AIX: the time base (or POWER's real-time clock) as a structure. */
 #include <sys/time.h>
 typedef timebasestruct_t ticks;
 CYCLE_IMPL_INLINE ticks getticks(void)
@@ -2531,7 +2376,6 @@ CYCLE_IMPL_INLINE ticks getticks(void)
 	return (ticks)hi << 32 | lo;
 }
 #define CYCLE_IMPL_PLAIN_NAME "mftb"
-#define CYCLE_IMPL_PLAIN_HZ 0.0
 
 #elif defined(HAVE_MACH_ABSOLUTE_TIME) && defined(HAVE_MACH_MACH_TIME_H)
 /* macOS (other than PowerPC); mach_timebase_info() gives the rate. */
@@ -2539,16 +2383,13 @@ CYCLE_IMPL_INLINE ticks getticks(void)
 typedef uint64_t ticks;
 #define getticks mach_absolute_time
 #define CYCLE_IMPL_PLAIN_NAME "mach_absolute_time"
-#define CYCLE_IMPL_PLAIN_HZ 0.0
 
 #elif ((defined(__GNUC__) || defined(__ICC)) && defined(__i386__)) || \
 	((defined(__GNUC__) || defined(__ICC) || defined(__SUNPRO_C)) && \
 	 defined(__x86_64__)) || \
 	(defined(__PGI) && defined(__x86_64__))
-/* x86's time-stamp counter: FFTW's i386, x86-64 and PGI blocks, which differ
- * only in the compilers they name.  (FFTW's Visual C++ x86 block, between
- * the first and the others in its order, cannot hold for a compiler that
- * defines __i386__ or __x86_64__.) */
+/* x86's TSC: FFTW's i386, x86-64 and PGI blocks (its Visual C++ x86 block,
+ * between them, never holds for these compilers). */
 CYCLE_IMPL_EXTENSION typedef unsigned long long ticks;
 CYCLE_IMPL_INLINE ticks getticks(void)
 {
@@ -2558,7 +2399,6 @@ CYCLE_IMPL_INLINE ticks getticks(void)
 	return (ticks)hi << 32 | lo;
 }
 #define CYCLE_IMPL_PLAIN_NAME "rdtsc"
-#define CYCLE_IMPL_PLAIN_HZ 0.0
 #define CYCLE_IMPL_PLAIN_TIME_MIN 5000.0
 
 #elif defined(_MSC_VER) && _MSC_VER >= 1200 && defined(_M_IX86) && \
@@ -2591,7 +2431,6 @@ CYCLE_IMPL_INLINE double elapsed(ticks t1, ticks t0)
 }
 #define CYCLE_IMPL_PLAIN_ELAPSED 1
 #define CYCLE_IMPL_PLAIN_NAME "rdtsc"
-#define CYCLE_IMPL_PLAIN_HZ 0.0
 #define CYCLE_IMPL_PLAIN_TIME_MIN 5000.0
 
 #elif defined(_MSC_VER) && _MSC_VER >= 1400 && \
@@ -2605,7 +2444,6 @@ CYCLE_IMPL_INLINE ticks getticks(void)
 	return __rdtsc();
 }
 #define CYCLE_IMPL_PLAIN_NAME "rdtsc"
-#define CYCLE_IMPL_PLAIN_HZ 0.0
 #define CYCLE_IMPL_PLAIN_TIME_MIN 5000.0
 
 #elif (defined(__EDG_VERSION) || defined(__ECC)) && defined(__ia64__)
@@ -2617,20 +2455,12 @@ CYCLE_IMPL_INLINE ticks getticks(void)
 	return __getReg(_IA64_REG_AR_ITC);
 }
 #define CYCLE_IMPL_PLAIN_NAME "ar.itc"
-#define CYCLE_IMPL_PLAIN_HZ 0.0
 
 #elif defined(__GNUC__) && defined(__ia64__)
 /* IA-64's interval time counter, GCC. */
 typedef unsigned long ticks;
-CYCLE_IMPL_INLINE ticks getticks(void)
-{
-	ticks t;
-
-	__asm__ __volatile__("mov %0=ar.itc" : "=r"(t));
-	return t;
-}
+#define CYCLE_IMPL_PLAIN_ASM "mov %0=ar.itc"
 #define CYCLE_IMPL_PLAIN_NAME "ar.itc"
-#define CYCLE_IMPL_PLAIN_HZ 0.0
 
 #elif defined(__hpux) && defined(__ia64)
 /* IA-64's interval time counter, HP's compiler on HP-UX. */
@@ -2641,7 +2471,6 @@ CYCLE_IMPL_INLINE ticks getticks(void)
 	return _Asm_mov_from_ar(_AREG_ITC);
 }
 #define CYCLE_IMPL_PLAIN_NAME "ar.itc"
-#define CYCLE_IMPL_PLAIN_HZ 0.0
 
 #elif defined(_MSC_VER) && defined(_M_IA64)
 /* IA-64's interval time counter, Visual C++. */
@@ -2659,33 +2488,27 @@ CYCLE_IMPL_INLINE ticks getticks(void)
 	return t;
 }
 #define CYCLE_IMPL_PLAIN_NAME "ar.itc"
-#define CYCLE_IMPL_PLAIN_HZ 0.0
 
 #elif defined(__hppa__) || defined(__hppa)
 /* PA-RISC's interval timer (control register 16): GCC, or HP's compiler. */
-#if !defined(__GNUC__)
+#if defined(__GNUC__)
+typedef unsigned long ticks;
+#define CYCLE_IMPL_PLAIN_ASM "mfctl 16, %0"
+#else
 #include <machine/inline.h>
-#endif
 typedef unsigned long ticks;
 CYCLE_IMPL_INLINE ticks getticks(void)
 {
-#if defined(__GNUC__)
-	ticks t;
-
-	__asm__ __volatile__("mfctl 16, %0" : "=r"(t));
-#else
 	register ticks t;
 
 	_MFCTL(16, t);
-#endif
 	return t;
 }
+#endif
 #define CYCLE_IMPL_PLAIN_NAME "mfctl 16"
-#define CYCLE_IMPL_PLAIN_HZ 0.0
 
 #elif defined(__GNUC__) && defined(__s390__)
-/* s390's TOD clock (bit 51 ticks every microsecond), read with stck as
- * FFTW does: 31-bit s390, and s390x outside the engine. */
+/* s390's TOD clock (bit 51 ticks every microsecond), stck as in FFTW. */
 CYCLE_IMPL_EXTENSION typedef unsigned long long ticks;
 CYCLE_IMPL_INLINE ticks getticks(void)
 {
@@ -2698,9 +2521,7 @@ CYCLE_IMPL_INLINE ticks getticks(void)
 #define CYCLE_IMPL_PLAIN_HZ 4096.0e6
 
 #elif defined(__GNUC__) && defined(__alpha__)
-/* Alpha's process cycle counter: its low 32 bits count cycles (the upper
- * ones are an offset the OS keeps), so ticks is 32 bits wide and wraps in
- * 4 s at 1 GHz; elapsed() takes one wrap into account. */
+/* Alpha's process cycle counter: only its low 32 bits count cycles. */
 typedef unsigned int ticks;
 CYCLE_IMPL_INLINE ticks getticks(void)
 {
@@ -2710,20 +2531,12 @@ CYCLE_IMPL_INLINE ticks getticks(void)
 	return (ticks)(cc & 0xffffffffu);
 }
 #define CYCLE_IMPL_PLAIN_NAME "rpcc"
-#define CYCLE_IMPL_PLAIN_HZ 0.0
 
 #elif defined(__GNUC__) && defined(__sparc_v9__)
 /* SPARC v9's tick register (32 bits of it in a 32-bit program). */
 typedef unsigned long ticks;
-CYCLE_IMPL_INLINE ticks getticks(void)
-{
-	ticks t;
-
-	__asm__ __volatile__("rd %%tick, %0" : "=r"(t));
-	return t;
-}
+#define CYCLE_IMPL_PLAIN_ASM "rd %%tick, %0"
 #define CYCLE_IMPL_PLAIN_NAME "rd %tick"
-#define CYCLE_IMPL_PLAIN_HZ 0.0
 
 #elif (defined(__DECC) || defined(__DECCXX)) && defined(__alpha) && \
 	defined(HAVE_C_ASM_H)
@@ -2737,11 +2550,9 @@ CYCLE_IMPL_INLINE ticks getticks(void)
 	return (ticks)(cc & 0xffffffffu);
 }
 #define CYCLE_IMPL_PLAIN_NAME "rpcc"
-#define CYCLE_IMPL_PLAIN_HZ 0.0
 
 #elif defined(HAVE_ARMV7A_CNTVCT) && defined(__arm__) && !defined(__linux__)
-/* ARMv7-A's virtual count, where the build asked for it (the engine asks
- * the kernel on Linux; elsewhere it is the build's word). */
+/* ARMv7-A's virtual count, if asked for. */
 typedef uint64_t ticks;
 CYCLE_IMPL_INLINE ticks getticks(void)
 {
@@ -2761,8 +2572,7 @@ CYCLE_IMPL_INLINE double cycle_impl_plain_hz(void)
 #define CYCLE_IMPL_PLAIN_HZ cycle_impl_plain_hz()
 
 #elif defined(HAVE_ARMV7A_PMCCNTR) && defined(__arm__) && !defined(__linux__)
-/* ARMv7-A's PMU cycle counter, where the build asked for it: 32 bits in a
- * 64-bit ticks, as in FFTW; elapsed() takes one wrap into account. */
+/* ARMv7-A's PMU cycle counter, if asked for: 32 bits in a 64-bit ticks. */
 typedef uint64_t ticks;
 CYCLE_IMPL_INLINE ticks getticks(void)
 {
@@ -2773,52 +2583,36 @@ CYCLE_IMPL_INLINE ticks getticks(void)
 }
 #define CYCLE_IMPL_PLAIN_WIDTH uint32_t
 #define CYCLE_IMPL_PLAIN_NAME "PMCCNTR"
-#define CYCLE_IMPL_PLAIN_HZ 0.0
 
 #elif defined(__aarch64__) && \
 	(defined(__APPLE__) || defined(__linux__) || defined(HAVE_ARMV8_CNTVCT_EL0))
 /* AArch64's virtual count, which macOS and Linux let user space read. */
 typedef uint64_t ticks;
-CYCLE_IMPL_INLINE ticks getticks(void)
-{
-	return cycle_impl_cntvct_el0();
-}
+#define CYCLE_IMPL_PLAIN_ASM "mrs %0, cntvct_el0"
 #define CYCLE_IMPL_PLAIN_NAME "CNTVCT_EL0"
 #define CYCLE_IMPL_PLAIN_HZ cycle_impl_cntfrq_el0()
 
 #elif defined(__aarch64__) && defined(HAVE_ARMV8_PMCCNTR_EL0)
-/* AArch64's PMU cycle counter, where the build asked for it on a system
- * other than Linux and macOS. */
+/* AArch64's PMU cycle counter, if asked for on other systems. */
 typedef uint64_t ticks;
-CYCLE_IMPL_INLINE ticks getticks(void)
-{
-	uint64_t v;
-
-	__asm__ __volatile__("mrs %0, pmccntr_el0" : "=r"(v));
-	return v;
-}
+#define CYCLE_IMPL_PLAIN_ASM "mrs %0, pmccntr_el0"
 #define CYCLE_IMPL_PLAIN_NAME "PMCCNTR_EL0"
-#define CYCLE_IMPL_PLAIN_HZ 0.0
 
 #elif defined(__riscv_xlen) && (__riscv_xlen == 64 || __riscv_xlen == 32)
 /* RISC-V's time CSR, which the kernel lets user space read. */
 typedef uint64_t ticks;
+#if __riscv_xlen == 64
+#define CYCLE_IMPL_PLAIN_ASM "rdtime %0"
+#else
 CYCLE_IMPL_INLINE ticks getticks(void)
 {
-#if __riscv_xlen == 64
-	uint64_t v;
-
-	__asm__ __volatile__("rdtime %0" : "=r"(v));
-	return v;
-#else
 	unsigned int hi, lo;
 
 	CYCLE_IMPL_SPLIT_READ(hi, lo, "rdtimeh %0", "rdtime %0");
 	return (uint64_t)hi << 32 | lo;
-#endif
 }
+#endif
 #define CYCLE_IMPL_PLAIN_NAME "rdtime"
-#define CYCLE_IMPL_PLAIN_HZ 0.0
 
 #elif defined(__loongarch64)
 /* LoongArch's stable counter (rdtime.d also gives the counter's id). */
@@ -2832,20 +2626,12 @@ CYCLE_IMPL_INLINE ticks getticks(void)
 	return v;
 }
 #define CYCLE_IMPL_PLAIN_NAME "rdtime.d"
-#define CYCLE_IMPL_PLAIN_HZ 0.0
 
 #elif defined(__e2k__)
 /* Elbrus's clock register. */
 typedef uint64_t ticks;
-CYCLE_IMPL_INLINE ticks getticks(void)
-{
-	uint64_t v;
-
-	__asm__ __volatile__("rrd %%clkr, %0" : "=r"(v));
-	return v;
-}
+#define CYCLE_IMPL_PLAIN_ASM "rrd %%clkr, %0"
 #define CYCLE_IMPL_PLAIN_NAME "rrd %clkr"
-#define CYCLE_IMPL_PLAIN_HZ 0.0
 
 #elif defined(HAVE_CLOCK_GETTIME) && defined(CLOCK_SGI_CYCLE) && \
 	!defined(__ANDROID__)
@@ -2875,16 +2661,12 @@ CYCLE_IMPL_INLINE double elapsed(ticks t1, ticks t0) /* in nanoseconds */
 CYCLE_IMPL_EXTENSION typedef long long ticks;
 #define getticks _rtc
 #define CYCLE_IMPL_PLAIN_NAME "_rtc"
-#define CYCLE_IMPL_PLAIN_HZ 0.0
 #define CYCLE_IMPL_PLAIN_SIGNED 1
 
 #elif defined(HAVE_MIPS_ZBUS_TIMER) && defined(__mips__)
-/* The ZBUS timer of some MIPS boards: a 64-bit register at a fixed physical
- * address, read through /dev/mem (root only).  The mapping is made at the
- * first call and kept in a pointer of the including file (two threads that
- * make the first call together may each map it: one page is left mapped);
- * where it cannot be made every reading is 0, as in FFTW, which also
- * prints the error: this header prints nothing. */
+/* Some MIPS boards' ZBUS timer, mapped from /dev/mem (root only) at the
+ * first call (two threads may both map it).  Without it every reading is 0,
+ * as in FFTW, but nothing is printed. */
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -2910,17 +2692,11 @@ CYCLE_IMPL_INLINE ticks getticks(void)
 	return *timer;
 }
 #define CYCLE_IMPL_PLAIN_NAME "ZBUS timer"
-#define CYCLE_IMPL_PLAIN_HZ 0.0
 
 #elif defined(__GNUC__) && defined(__aarch64__)
-/* This header's own: AArch64's virtual count on the other systems (FreeBSD,
- * Windows with Clang, ...), which let user space read it too; FFTW has no
- * counter there without a configure flag. */
+/* This header's own: AArch64's virtual count elsewhere (FreeBSD, ...). */
 typedef uint64_t ticks;
-CYCLE_IMPL_INLINE ticks getticks(void)
-{
-	return cycle_impl_cntvct_el0();
-}
+#define CYCLE_IMPL_PLAIN_ASM "mrs %0, cntvct_el0"
 #define CYCLE_IMPL_PLAIN_NAME "CNTVCT_EL0"
 #define CYCLE_IMPL_PLAIN_HZ cycle_impl_cntfrq_el0()
 
@@ -2943,6 +2719,15 @@ CYCLE_IMPL_INLINE ticks getticks(void)
 /* The rest of the API, the same for every block. */
 #if defined(CYCLE_IMPL_PLAIN_NAME)
 #define HAVE_TICK_COUNTER 1
+#if defined(CYCLE_IMPL_PLAIN_ASM)
+CYCLE_IMPL_INLINE ticks getticks(void)
+{
+	ticks t;
+
+	__asm__ __volatile__(CYCLE_IMPL_PLAIN_ASM : "=r"(t));
+	return t;
+}
+#endif
 #if defined(CYCLE_IMPL_PLAIN_SIGNED)
 CYCLE_IMPL_INLINE double elapsed(ticks t1, ticks t0)
 {
@@ -2952,11 +2737,10 @@ CYCLE_IMPL_INLINE double elapsed(ticks t1, ticks t0)
 #if !defined(CYCLE_IMPL_PLAIN_WIDTH)
 #define CYCLE_IMPL_PLAIN_WIDTH ticks
 #endif
-/* The difference modulo the counter's width.  A 64-bit counter does not wrap
- * in a process's life, so a difference past half its range is a reading that
- * went back (another CPU's): negative, which FFTW's planner treats as
- * "measure again".  A 32-bit one wraps in seconds: its difference is an
- * interval below 2^32 ticks and never negative, since a plan that runs for
+/* The difference modulo the counter's width.  A 64-bit counter never wraps,
+ * so a difference past half its range is a reading that went back (another
+ * CPU's): negative, for FFTW's planner to measure again.  A 32-bit one wraps
+ * in seconds, and its difference is never negative: a plan that runs for
  * 2^31 ticks would otherwise be measured again for ever. */
 CYCLE_IMPL_INLINE double elapsed(ticks t1, ticks t0)
 {
@@ -2966,6 +2750,9 @@ CYCLE_IMPL_INLINE double elapsed(ticks t1, ticks t0)
 		return -(double)(CYCLE_IMPL_PLAIN_WIDTH)(t0 - t1);
 	return (double)d;
 }
+#endif
+#if !defined(CYCLE_IMPL_PLAIN_HZ)
+#define CYCLE_IMPL_PLAIN_HZ 0.0
 #endif
 CYCLE_IMPL_INLINE const char *cycle_counter_name(void)
 {
