@@ -1044,8 +1044,9 @@ CYCLE_IMPL_INLINE int cycle_impl_lookup(const char *name)
 }
 
 /* CYCLE_DEBUG's lines, built without stdio (signal handlers build them
- * too, and strict modes do not declare snprintf) and written at once. */
-CYCLE_IMPL_INLINE void cycle_impl_cat(char *buf, size_t size, size_t *n,
+ * too, and strict modes do not declare snprintf) and written at once.  Not
+ * inlined: each of its dozen calls would add a copy to every object. */
+CYCLE_IMPL_NOINLINE void cycle_impl_cat(char *buf, size_t size, size_t *n,
 				      const char *text)
 {
 	while (*text && *n + 1 < size)
@@ -1933,7 +1934,7 @@ CYCLE_IMPL_INLINE int cycle_impl_pick(int start, const uint64_t *last)
 
 /* CYCLE_DEBUG's line: the counter chosen, why the ones before it were
  * passed over, and a note. */
-CYCLE_IMPL_INLINE void cycle_impl_explain(int start, int chosen,
+CYCLE_IMPL_NOINLINE void cycle_impl_explain(int start, int chosen,
 					  int requested, const char *note)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
