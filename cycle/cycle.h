@@ -573,8 +573,13 @@ struct cycle_impl_regs {
 CYCLE_IMPL_INLINE int cycle_impl_decode_insn(const struct cycle_impl_regs *r,
 					     int *reg)
 {
-	uint32_t insn = *(const uint32_t *)(uintptr_t)r->pc;
+	/* Two halfwords: with compressed instructions a 32-bit one may be
+	 * only 2-byte aligned. */
+	const uint16_t *hw = (const uint16_t *)(uintptr_t)r->pc;
+	uint32_t insn = (uint32_t)hw[0];
 
+	if ((insn & 3) == 3) /* a 32-bit encoding: its second halfword */
+		insn |= (uint32_t)hw[1] << 16;
 	*reg = (int)((insn >> 7) & 0x1f);
 	if ((insn & 0xfffff07fu) == 0xc0002073u) /* csrrs rd, cycle, x0 */
 		return 0;

@@ -59,6 +59,36 @@ static int udf_at_page_end(void)
 	munmap(code, 2 * (size_t)page);
 	return 1;
 }
+#elif defined(__riscv)
+#include <sys/mman.h>
+
+/* The guard's decoder on compressed code: rdcycle a0 (0xc0002573) at a
+ * 2-byte boundary, and a 16-bit c.nop ending a mapped page that an
+ * unmapped one follows: neither is read past its end. */
+static int riscv_decodes(void)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	unsigned char *mem = mmap(NULL, 2 * (size_t)page,
+				  PROT_READ | PROT_WRITE,
+				  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uint16_t rdcycle[2] = {0x2573, 0xc000}, cnop = 0x0001;
+	struct cycle_impl_regs r;
+	int reg = -1, ok;
+
+	if (mem == MAP_FAILED)
+		return 0;
+	memcpy(mem + 2, rdcycle, sizeof(rdcycle));
+	memcpy(mem + page - 2, &cnop, sizeof(cnop));
+	if (mprotect(mem + page, (size_t)page, PROT_NONE) != 0)
+		return 0;
+	memset(&r, 0, sizeof(r));
+	r.pc = (uintptr_t)(mem + 2);
+	ok = cycle_impl_decode_insn(&r, &reg) == 0 && reg == 10;
+	r.pc = (uintptr_t)(mem + page - 2);
+	ok = ok && cycle_impl_decode_insn(&r, &reg) == -1;
+	munmap(mem, 2 * (size_t)page);
+	return ok;
+}
 #endif
 
 static void raise_guarded(void)
@@ -118,8 +148,11 @@ int main(void)
 	tap_ok(udf_at_page_end() && caught == 3,
 	       "a 16-bit Thumb UDF that ends a page reaches it too (%d)",
 	       (int)caught);
+#elif defined(__riscv)
+	tap_ok(riscv_decodes(), "rdcycle at a 2-byte boundary is decoded, and "
+	       "a 16-bit instruction that ends a page is not read past");
 #else
-	tap_skip("the Thumb page-end case is ARMv7's");
+	tap_skip("the page-end case is ARMv7's and RISC-V's");
 #endif
 	return tap_done();
 }
