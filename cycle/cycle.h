@@ -1693,11 +1693,12 @@ CYCLE_IMPL_INLINE void cycle_impl_on_trap(int sig, siginfo_t *info,
 					  void *context)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
-	struct cycle_impl_v3_thread *t = &cycle_impl_self;
 	int saved_errno = errno;
 	int reg = 0, index, mode, active;
 	uint64_t value = 0;
 
+	/* The thread's record only for a read of ours: a dlopen'ed object's
+	 * TLS may be allocated at its first touch, not a signal's business. */
 	index = cycle_impl_decode(info, context, &reg);
 	if (index < 0) {
 		cycle_impl_chain(sig, info, context);
@@ -1708,8 +1709,9 @@ CYCLE_IMPL_INLINE void cycle_impl_on_trap(int sig, siginfo_t *info,
 		/* A perf read's mrs, descheduled after it read the page: the
 		 * perf read sees it counted and asks read() instead. */
 		cycle_impl_complete(context, reg, 0);
-	} else if (t->probing) {
-		t->probe_traps++; /* the prober sees it: nothing is revoked */
+	} else if (cycle_impl_self.probing) {
+		/* The prober sees it: nothing is revoked. */
+		cycle_impl_self.probe_traps++;
 		cycle_impl_complete(context, reg, 0);
 	} else {
 		CYCLE_IMPL_ADD(&g->traps, 1, CYCLE_IMPL_RELAXED);
@@ -2012,10 +2014,14 @@ CYCLE_IMPL_INLINE void cycle_impl_after_cut(void)
 CYCLE_IMPL_INLINE void cycle_impl_locked(int configured, int cut)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
-	int mode, index, cancel;
+	int mode, index, cancel = 0;
 
-	/* A cancelled chooser would hold the lock for ever. */
+	(void)cancel;
+	/* A cancelled chooser would hold the lock for ever.  (Android's libc
+	 * has no cancellation.) */
+#if !defined(__ANDROID__)
 	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel);
+#endif
 	if (cut)
 		cycle_impl_after_cut();
 	mode = CYCLE_IMPL_LOAD(&g->mode, CYCLE_IMPL_ACQUIRE);
@@ -2031,7 +2037,9 @@ CYCLE_IMPL_INLINE void cycle_impl_locked(int configured, int cut)
 		cycle_impl_choose(configured);
 	}
 	CYCLE_IMPL_STORE(&g->chooser, 0, CYCLE_IMPL_RELEASE);
+#if !defined(__ANDROID__)
 	pthread_setcancelstate(cancel, NULL);
+#endif
 }
 
 /* Makes the choice or waits for the thread that does.  The lock is the pid
