@@ -94,10 +94,10 @@
  * (rdtsc also asks prctl(PR_GET_TSC)).  Otherwise each candidate is read
  * under a temporary SIGILL handler, the guard, which recognises this
  * header's counter instructions and steps over them; the first that reads
- * and advances is chosen.  The guard stays only while a counter something
- * outside the program can revoke is in use (PMU counters, rdcycle); a read
- * that traps then gets the next counter's reading, and the process uses
- * that counter for good.  One state per process (per group of objects that
+ * and advances is chosen.  The guard stays only where the counter chosen
+ * is one something outside the program can revoke (PMU counters, rdcycle);
+ * a read that traps then gets the next counter's reading, and the process
+ * uses that counter for good (the guard stays, for reads in flight).  One state per process (per group of objects that
  * see each other's symbols: cycle_impl_v3_n* and cycle_impl_v3_t* are the
  * only exported names).  Then getticks() is one load of a hidden flag and
  * a compare before an inline read of the kernel-kept counters, a call for
@@ -1970,7 +1970,7 @@ CYCLE_IMPL_NOINLINE void cycle_impl_explain(int start, int chosen,
 }
 
 /* The whole choice, by the thread that holds the chooser lock.  The guard
- * stays only while a revocable counter is in use. */
+ * stays only where the counter chosen is revocable. */
 CYCLE_IMPL_NOINLINE void cycle_impl_choose(int configured)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
