@@ -32,26 +32,42 @@ static void fault_unhandled_guarded(void)
 	genuine_fault();
 }
 
-#if defined(__arm__)
+#if defined(__arm__) || defined(__riscv)
 #include <sys/mman.h>
 
-/* A 16-bit Thumb UDF in the last halfword of a mapped page, an unmapped
- * page after it: the guard must not read past the instruction. */
+/* Two pages, the second inaccessible, and the halfword hw written at the
+ * end of the first, with the bytes bytes (n of them) at its start: what a
+ * decoder reads past the halfword faults.  NULL on failure. */
+static unsigned char *before_a_hole(long page, uint16_t hw, const void *bytes,
+				    size_t n)
+{
+	unsigned char *mem = mmap(NULL, 2 * (size_t)page,
+				  PROT_READ | PROT_WRITE,
+				  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (mem == MAP_FAILED)
+		return NULL;
+	memcpy(mem, bytes, n);
+	memcpy(mem + page - 2, &hw, sizeof(hw));
+	if (mprotect(mem + page, (size_t)page, PROT_NONE) != 0)
+		return NULL;
+	return mem;
+}
+#endif
+
+#if defined(__arm__)
+/* A 16-bit Thumb UDF (udf #0) ending the page: the guard must not read
+ * past the instruction. */
 static int udf_at_page_end(void)
 {
 	long page = sysconf(_SC_PAGESIZE);
-	unsigned char *code = mmap(NULL, 2 * (size_t)page,
-				   PROT_READ | PROT_WRITE,
-				   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	uint16_t udf = 0xde00; /* udf #0, Thumb, little-endian halfword */
+	unsigned char *code = before_a_hole(page, 0xde00, "", 0);
 	void (*thumb)(void);
 
-	if (code == MAP_FAILED)
+	if (!code)
 		return 0;
-	memcpy(code + page - 2, &udf, sizeof(udf));
 	__builtin___clear_cache((char *)code, (char *)code + page);
-	if (mprotect(code, (size_t)page, PROT_READ | PROT_EXEC) != 0 ||
-	    mprotect(code + page, (size_t)page, PROT_NONE) != 0)
+	if (mprotect(code, (size_t)page, PROT_READ | PROT_EXEC) != 0)
 		return 0;
 	thumb = (void (*)(void))(uintptr_t)(code + page - 2 + 1);
 	if (sigsetjmp(escape, 1) == 0)
@@ -60,26 +76,19 @@ static int udf_at_page_end(void)
 	return 1;
 }
 #elif defined(__riscv)
-#include <sys/mman.h>
-
 /* The guard's decoder on compressed code: rdcycle a0 (0xc0002573) at a
- * 2-byte boundary, and a 16-bit c.nop ending a mapped page that an
- * unmapped one follows: neither is read past its end. */
+ * 2-byte boundary, and a 16-bit c.nop ending the page: neither is read
+ * past its end. */
 static int riscv_decodes(void)
 {
 	long page = sysconf(_SC_PAGESIZE);
-	unsigned char *mem = mmap(NULL, 2 * (size_t)page,
-				  PROT_READ | PROT_WRITE,
-				  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	uint16_t rdcycle[2] = {0x2573, 0xc000}, cnop = 0x0001;
+	uint16_t rdcycle[3] = {0x0001, 0x2573, 0xc000}; /* c.nop first */
+	unsigned char *mem = before_a_hole(page, 0x0001, rdcycle,
+					   sizeof(rdcycle));
 	struct cycle_impl_regs r;
 	int reg = -1, ok;
 
-	if (mem == MAP_FAILED)
-		return 0;
-	memcpy(mem + 2, rdcycle, sizeof(rdcycle));
-	memcpy(mem + page - 2, &cnop, sizeof(cnop));
-	if (mprotect(mem + page, (size_t)page, PROT_NONE) != 0)
+	if (!mem)
 		return 0;
 	memset(&r, 0, sizeof(r));
 	r.pc = (uintptr_t)(mem + 2);
