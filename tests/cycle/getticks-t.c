@@ -81,18 +81,20 @@ int main(void)
 	}
 	tap_ok(monotonic, "100000 consecutive readings never go backwards");
 
-	/* A counter that states its rate (CNTFRQ) is measured at it: the
-	 * measurement confirms the stated rate within 10% (cycle_impl_hz).
+	/* The generic timer states its rate (CNTFRQ), and is measured at it:
+	 * the measurement confirms the stated rate within 10% (cycle_impl_hz).
 	 * Two of three children must: one may be preempted mid-measurement.
 	 * (The first measurement of a choice without probes once ran cold
-	 * code and took qemu's 62.5 MHz CNTVCT_EL0 for 42-52 MHz.) */
+	 * code and took qemu's 62.5 MHz CNTVCT_EL0 for 42-52 MHz.)  s390x's
+	 * TOD clock has an architected rate too, but qemu-s390x does not keep
+	 * it (a 20 ms sleep measures 90 ms there). */
 	nominal = cycle_impl_hw_nominal_hz(cycle_impl_lookup(name));
-	if (nominal > 0) {
+	if (nominal > 0 && strncmp(name, "CNTVCT", 6) == 0) {
 		found = children_measuring(nominal);
 		tap_ok(found >= 2, "%s's rate is its stated %.4g Hz (%d of 3 "
 		       "first measurements)", name, nominal, found);
 	} else {
-		tap_skip("the counter in use states no rate");
+		tap_skip("the counter in use is not the generic timer");
 	}
 	rate = cycle_ticks_per_second();
 	tap_ok(rate > 1e5 && rate < 1e11, "ticks per second is plausible: %.4g",
