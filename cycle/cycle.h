@@ -2234,6 +2234,17 @@ CYCLE_IMPL_INLINE int cycle_impl_chosen(int mode)
 		       cycle_impl_state.chosen : CYCLE_IMPL_INDEX_OF(mode);
 }
 
+/* Counter i's rate against the clock, over 200 us.  One function, called
+ * where it is to run warm: the same code each time. */
+CYCLE_IMPL_NOINLINE double cycle_impl_measure(int i)
+{
+	uint64_t c0 = cycle_impl_clock(), v0 = cycle_impl_read(i), c1, v1;
+
+	c1 = cycle_impl_wait(c0, CYCLE_IMPL_CALIBRATE_NS);
+	v1 = cycle_impl_read(i);
+	return cycle_impl_hz(i, v1 - v0, c1 - c0);
+}
+
 /* The chosen counter's rate: measured by a probing choice, or here the
  * first time it is asked (200 us against the clock).  One thread publishes
  * it, marked with its pid meanwhile: others measure their own until then,
@@ -2242,24 +2253,17 @@ CYCLE_IMPL_NOINLINE double cycle_impl_rate(int chosen)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	int state = CYCLE_IMPL_LOAD(&g->rate_known, CYCLE_IMPL_ACQUIRE);
-	uint64_t c0 = 0, c1 = 0, v0 = 0, v1 = 0;
-	int me, pass;
+	int me;
 	double hz;
 
 	if (state == 1)
 		return g->hz[chosen];
 	if (chosen < 0 || chosen >= CYCLE_IMPL_CLOCK_INDEX)
 		return 1e9; /* nanoseconds */
-	/* Twice over the same code: cold, its first counter read lags the
-	 * first clock read (qemu measured CNTVCT_EL0's 62.5 MHz as 42-52);
-	 * a 20 us pass warms it. */
-	for (pass = 0; pass < 2; pass++) {
-		c0 = cycle_impl_clock();
-		v0 = cycle_impl_read(chosen);
-		c1 = cycle_impl_wait(c0, pass ? CYCLE_IMPL_CALIBRATE_NS : 20000);
-		v1 = cycle_impl_read(chosen);
-	}
-	hz = cycle_impl_hz(chosen, v1 - v0, c1 - c0);
+	/* Twice: cold, the measurement's first counter read lags its first
+	 * clock read (qemu took CNTVCT_EL0's 62.5 MHz for 42-52 MHz). */
+	(void)cycle_impl_measure(chosen);
+	hz = cycle_impl_measure(chosen);
 	me = -(int)getpid();
 	if (state != me && CYCLE_IMPL_CAS(&g->rate_known, &state, me)) {
 		g->hz[chosen] = hz;
