@@ -213,6 +213,18 @@ CYCLE_IMPL_INLINE double cycle_ticks_per_second(void);
 		} while ((hi) != cycle_impl_hi2); \
 	} while (0)
 
+/* The rate of AArch64's virtual count: the engine's port and the blocks
+ * without the engine read it. */
+#if defined(__aarch64__)
+CYCLE_IMPL_INLINE double cycle_impl_cntfrq_el0(void)
+{
+	uint64_t f;
+
+	__asm__ __volatile__("mrs %0, cntfrq_el0" : "=r"(f));
+	return (double)f;
+}
+#endif
+
 #if defined(CYCLE_IMPL_ENGINE)
 
 /* ------------------------------------------------------------------------
@@ -293,7 +305,7 @@ CYCLE_IMPL_INLINE int cycle_impl_userenr_grant(unsigned long userenr)
 #else
 #define CYCLE_IMPL_CONFIGURED 2
 #endif
-#define CYCLE_IMPL_NOMINAL_HZ(i) ((i) == 2 ? cycle_impl_timer_hz() : 0.0)
+#define CYCLE_IMPL_NOMINAL_HZ(i) ((i) == 2 ? cycle_impl_cntfrq_el0() : 0.0)
 /* CNTVCT_EL0: Linux lets EL0 read it, or completes a read it traps itself
  * (timer errata); it never raises SIGILL for it. */
 #define CYCLE_IMPL_QUIET(i) ((i) == 2)
@@ -307,13 +319,6 @@ CYCLE_IMPL_INLINE uint64_t cycle_impl_hw_read(int i)
 	else if (i == 2)
 		__asm__ __volatile__("mrs %0, cntvct_el0" : "=r"(v));
 	return v;
-}
-CYCLE_IMPL_INLINE double cycle_impl_timer_hz(void)
-{
-	uint64_t f;
-
-	__asm__ __volatile__("mrs %0, cntfrq_el0" : "=r"(f));
-	return (double)f;
 }
 /* A hypervisor without a virtual PMU may trap this read: the guard then
  * completes it with 0. */
@@ -2342,17 +2347,6 @@ CYCLE_IMPL_INLINE double cycle_impl_time_min(void)
 #pragma GCC diagnostic ignored "-Wlong-long" /* C++98, C89 -pedantic */
 #else
 #define CYCLE_IMPL_EXTENSION
-#endif
-
-#if defined(__aarch64__)
-/* The rate of AArch64's virtual count, for the two blocks that read it. */
-CYCLE_IMPL_INLINE double cycle_impl_cntfrq_el0(void)
-{
-	uint64_t f;
-
-	__asm__ __volatile__("mrs %0, cntfrq_el0" : "=r"(f));
-	return (double)f;
-}
 #endif
 
 #if defined(HAVE_GETHRTIME) && defined(HAVE_HRTIME_T)
