@@ -1302,6 +1302,14 @@ CYCLE_IMPL_INLINE const void *cycle_impl_object(void)
 	return &__dso_handle;
 }
 
+/* That destructor, listed in .fini_array by a pointer that only the guard's
+ * installer names: a file that never installs a guard has neither (at -O1
+ * and up; GCC keeps the pointer at -O0).  A destructor attribute would put
+ * it in every file. */
+CYCLE_IMPL_INLINE void cycle_impl_unload(void);
+static void (*cycle_impl_unload_entry)(void)
+	__attribute__((section(".fini_array"), unused)) = cycle_impl_unload;
+
 /* Installs this object's guard unless one is installed; 1 when one is. */
 CYCLE_IMPL_INLINE int cycle_impl_install(void)
 {
@@ -1332,6 +1340,7 @@ CYCLE_IMPL_INLINE int cycle_impl_install(void)
 		g->previous = seen;
 	g->installer = cycle_impl_on_trap;
 	g->installer_object = cycle_impl_object();
+	__asm__ __volatile__("" : : "m"(cycle_impl_unload_entry)); /* keep it */
 	if (sigaction(CYCLE_IMPL_TRAP_SIGNAL, &sa, &prev) != 0)
 		return 0;
 	/* Changed in between by another thread: that one is replaced. */
@@ -2187,8 +2196,7 @@ CYCLE_IMPL_NOINLINE ticks cycle_impl_slow(int configured)
  * into unmapped code: the first destructor of the object that set the last
  * guard (cycle_impl_object) takes it away, and the next getticks() of an
  * object that stays puts its own back (REGUARD). */
-__attribute__((destructor, unused)) CYCLE_IMPL_INLINE void
-cycle_impl_unload(void)
+CYCLE_IMPL_INLINE void cycle_impl_unload(void)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	cycle_impl_handler mine = g->installer;

@@ -50,6 +50,17 @@ libs() {
 			-o "$tmp/$3-64.so"
 }
 
+# tinies CC HEADER TAG: $tmp/TAG-tiny-1.so and TAG-tiny-64.so, one
+# tiny.c (a file that includes the header and never calls it) and 64.
+tinies() {
+	# shellcheck disable=SC2086
+	$1 -O2 -fPIC -I"$src/cycle" -I"$src/tests/cycle" -DHEADER="\"$2\"" \
+		-c "$fp/tiny.c" -o "$tmp/$3-tiny.o" &&
+		$1 -shared "$tmp/$3-api.o" "$tmp/$3-tiny.o" -o "$tmp/$3-tiny-1.so" &&
+		$1 -shared "$tmp/$3-api.o" $(for i in $(seq 64); do echo "$tmp/$3-tiny.o"; done) \
+			-o "$tmp/$3-tiny-64.so"
+}
+
 # same SECTIONS TAG: 0 when the 64-file library has as many bytes in
 # SECTIONS as the one-file library.
 same() {
@@ -66,7 +77,7 @@ echo 'int main(void) { return 0; }' >"$trivial"
 variants="${CC:-cc}|${CC:-cc} -flto|${CC:-cc} -fuse-ld=lld"
 variants="$variants|clang --target=$target|clang --target=$target -fuse-ld=lld"
 
-echo "1..28"
+echo "1..38"
 n=0
 IFS='|'
 for cc in $variants; do
@@ -74,7 +85,7 @@ for cc in $variants; do
 	n=$((n + 1))
 	# shellcheck disable=SC2086
 	if ! $cc "$trivial" -o "$tmp/trivial" >/dev/null 2>&1; then
-		for i in 1 2 3 4 5; do skip "$cc cannot link for $target here"; done
+		for i in 1 2 3 4 5 6 7; do skip "$cc cannot link for $target here"; done
 		IFS='|'
 		continue
 	fi
@@ -89,6 +100,21 @@ for cc in $variants; do
 	ok $? "$cc: writable data is the same for 1 and 64 including files"
 	! { same ".tdata .tbss" "v$n" && same ".data .bss" "v$n"; } >/dev/null
 	ok $? "$cc: the v2 header fails them (TLS $(bytes "$tmp/v$n-1.so" .tdata .tbss) -> $(bytes "$tmp/v$n-64.so" .tdata .tbss), data $(bytes "$tmp/v$n-1.so" .data .bss) -> $(bytes "$tmp/v$n-64.so" .data .bss))"
+	# A file that includes the header and never calls it: no code, and no
+	# destructor (only the guard's installer lists one).
+	TAP_DIAG=$tmp/build.log
+	tinies "$cc" cycle.h "c$n" >"$tmp/build.log" 2>&1 &&
+		tinies "$cc" data/cycle-v2.h "v$n" >>"$tmp/build.log" 2>&1 &&
+		same ".text .fini_array" "c$n-tiny" >"$tmp/log"
+	ok $? "$cc: a file that never calls getticks() adds no code and no destructor"
+	TAP_DIAG=$tmp/log
+	case $cc in
+	*-flto*) skip "$cc: LTO folds the v2 header's 64 identical destructors: no control" ;;
+	*)
+		! same ".text .fini_array" "v$n-tiny"
+		ok $? "$cc: ... which the v2 header's files do ($(bytes "$tmp/v$n-tiny-1.so" .text .fini_array) -> $(bytes "$tmp/v$n-tiny-64.so" .text .fini_array) bytes)"
+		;;
+	esac
 	echo "# $cc: code per extra including file: $((($(bytes "$tmp/c$n-64.so" .text) - $(bytes "$tmp/c$n-1.so" .text)) / 63)) bytes of .text"
 	# The record must stay thread-local (GCC's TLS commons lose that under
 	# -flto), and work: a probing choice writes it (CYCLE_COUNTER).
