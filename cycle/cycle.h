@@ -1019,13 +1019,12 @@ CYCLE_IMPL_INLINE double elapsed(ticks t1, ticks t0)
 /* --- The engine: static, so every object keeps its own code. ---------- */
 
 /* One string, not an array of pointers: no relocation, no writable page. */
+#ifndef CYCLE_IMPL_NAMES
+#define CYCLE_IMPL_NAMES ""
+#endif
 CYCLE_IMPL_INLINE const char *cycle_impl_name(int index)
 {
-#if CYCLE_IMPL_NHW > 0
 	static const char names[] = CYCLE_IMPL_NAMES "clock_gettime";
-#else
-	static const char names[] = "clock_gettime";
-#endif
 	const char *name = names;
 
 	if (index < 0 || index >= CYCLE_IMPL_NCOUNTERS)
@@ -1038,24 +1037,21 @@ CYCLE_IMPL_INLINE const char *cycle_impl_name(int index)
 /* Index of a counter name (case-insensitive), or -1. */
 CYCLE_IMPL_INLINE int cycle_impl_lookup(const char *name)
 {
-	int i;
+	int i, k;
 
 	for (i = 0; i < CYCLE_IMPL_NCOUNTERS; i++) {
-		const char *a = cycle_impl_name(i), *b = name;
+		const char *a = cycle_impl_name(i);
 
-		while (*a && (*a | 0x20) == (*b | 0x20)) {
-			a++;
-			b++;
-		}
-		if (*a == '\0' && *b == '\0')
+		for (k = 0; a[k] && (a[k] | 0x20) == (name[k] | 0x20); k++)
+			;
+		if (!a[k] && !name[k])
 			return i;
 	}
 	return -1;
 }
 
-/* CYCLE_DEBUG's lines, built without stdio (signal handlers build them
- * too, and strict modes do not declare snprintf) and written at once.  Not
- * inlined: each of its dozen calls would add a copy to every object. */
+/* CYCLE_DEBUG's lines, built without stdio (handlers build them too; strict
+ * modes hide snprintf), written at once.  Not inlined: a dozen calls. */
 CYCLE_IMPL_NOINLINE void cycle_impl_cat(char *buf, size_t size, size_t *n,
 				      const char *text)
 {
@@ -1063,52 +1059,39 @@ CYCLE_IMPL_NOINLINE void cycle_impl_cat(char *buf, size_t size, size_t *n,
 		buf[(*n)++] = *text++;
 	buf[*n] = '\0';
 }
+#define cycle_impl_say(line) ((void)!write(2, (line), strlen(line)))
 
-/* Appends a value from the environment, then after: the value is cut
- * short ("...") where both would not fit and its control characters become
- * '?', so that the line stays one line and ends as written. */
+/* A value from the environment, then after: the value is cut short ("...")
+ * where both would not fit, control characters become '?'. */
 CYCLE_IMPL_INLINE void cycle_impl_cat_value(char *buf, size_t size,
 					    size_t *n, const char *value,
 					    const char *after)
 {
-	size_t keep = strlen(after) + 1;
+	size_t keep = strlen(after) + 1, len = strlen(value);
 	size_t room = size > *n + keep ? size - *n - keep : 0;
-	size_t len = strlen(value);
 	size_t take = len <= room ? len : room > 3 ? room - 3 : 0;
 
-	for (; take > 0; take--) {
-		char c = *value++;
-
-		buf[(*n)++] = (unsigned char)c < 0x20 || c == 0x7f ? '?' : c;
-	}
-	buf[*n] = '\0';
-	if (len > room)
-		cycle_impl_cat(buf, size, n, room >= 3 ? "..." : "");
+	for (; take > 0; take--, value++)
+		buf[(*n)++] = (unsigned char)*value < 0x20 || *value == 0x7f ?
+			'?' : *value;
+	cycle_impl_cat(buf, size, n, len > room && room >= 3 ? "..." : "");
 	cycle_impl_cat(buf, size, n, after);
 }
 
 CYCLE_IMPL_INLINE void cycle_impl_cat_int(char *buf, size_t size, size_t *n,
 					  long value)
 {
-	char digits[24];
-	int k = (int)sizeof(digits) - 1;
+	char digits[24], *p = digits + sizeof(digits) - 1;
 	unsigned long v = value < 0 ? 0ul - (unsigned long)value
 				    : (unsigned long)value;
 
-	digits[k] = '\0';
+	*p = '\0';
 	do
-		digits[--k] = (char)('0' + v % 10);
-	while ((v /= 10) != 0 && k > 1);
+		*--p = (char)('0' + v % 10);
+	while ((v /= 10) != 0);
 	if (value < 0)
-		digits[--k] = '-';
-	cycle_impl_cat(buf, size, n, digits + k);
-}
-
-CYCLE_IMPL_INLINE void cycle_impl_say(const char *text)
-{
-	ssize_t n = write(2, text, strlen(text));
-
-	(void)n;
+		*--p = '-';
+	cycle_impl_cat(buf, size, n, p);
 }
 
 /* clock_gettime.  Where the vDSO reads counter 0 (x86: rdtsc, which faults
@@ -1116,12 +1099,10 @@ CYCLE_IMPL_INLINE void cycle_impl_say(const char *text)
  * 0 is known to work and is in use. */
 CYCLE_IMPL_INLINE uint64_t cycle_impl_clock(void)
 {
-	struct timespec ts;
+	struct timespec ts = {0, 0};
 	int mode = CYCLE_IMPL_VDSO_READS_HW0 ?
 		CYCLE_IMPL_LOAD(&cycle_impl_state.mode, CYCLE_IMPL_RELAXED) : 0;
 
-	ts.tv_sec = 0;
-	ts.tv_nsec = 0;
 	if (CYCLE_IMPL_VDSO_READS_HW0 && mode != CYCLE_IMPL_READY &&
 	    (CYCLE_IMPL_LOAD(&cycle_impl_state.status[0], CYCLE_IMPL_RELAXED) !=
 		     CYCLE_IMPL_AVAILABLE ||
@@ -1132,8 +1113,7 @@ CYCLE_IMPL_INLINE uint64_t cycle_impl_clock(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* The clock at least ns after c0; bounded, for a sandbox whose clock does
- * not answer. */
+/* The clock ns after c0, bounded: a sandbox's clock may not answer. */
 CYCLE_IMPL_INLINE uint64_t cycle_impl_wait(uint64_t c0, uint64_t ns)
 {
 	uint64_t c = c0;
@@ -1145,21 +1125,18 @@ CYCLE_IMPL_INLINE uint64_t cycle_impl_wait(uint64_t c0, uint64_t ns)
 }
 
 /* Whether this thread leaves the trap signal unblocked, asked once: a trap
- * where it is blocked kills whatever the handler, so revocable counters are
- * not read there. */
+ * where it is blocked kills, so revocable counters are not read there. */
 CYCLE_IMPL_INLINE int cycle_impl_trap_unblocked(void)
 {
 	struct cycle_impl_v3_thread *t = &cycle_impl_self;
+	sigset_t s;
 
 	if (CYCLE_IMPL_TRAP_SIGNAL == 0 || t->probing)
 		return 1; /* the chooser unblocks it (cycle_impl_settle) */
 	if (t->trap_ok == 0) {
-		sigset_t now;
-
-		sigemptyset(&now);
-		sigprocmask(SIG_BLOCK, NULL, &now);
-		t->trap_ok = sigismember(&now, CYCLE_IMPL_TRAP_SIGNAL) == 1 ?
-			2 : 1;
+		sigemptyset(&s);
+		sigprocmask(SIG_BLOCK, NULL, &s);
+		t->trap_ok = 1 + (sigismember(&s, CYCLE_IMPL_TRAP_SIGNAL) == 1);
 	}
 	return t->trap_ok == 1;
 }
@@ -1167,15 +1144,13 @@ CYCLE_IMPL_INLINE int cycle_impl_trap_unblocked(void)
 CYCLE_IMPL_INLINE uint64_t cycle_impl_perf_read(void);
 CYCLE_IMPL_INLINE int cycle_impl_probe(int index, uint64_t *value);
 
-/* A raw reading of counter index (nanoseconds for the clock).  A hardware
- * counter may trap: callers hold the guard. */
+/* A raw reading of counter index (ns for the clock); callers guard it. */
 CYCLE_IMPL_INLINE uint64_t cycle_impl_read(int index)
 {
 	if (CYCLE_IMPL_IS_PERF(index))
 		return cycle_impl_perf_read();
-	if (index < CYCLE_IMPL_NHW)
-		return cycle_impl_hw_read(index);
-	return cycle_impl_clock();
+	return index < CYCLE_IMPL_NHW ? cycle_impl_hw_read(index)
+				      : cycle_impl_clock();
 }
 
 /* A reading of counter index in ticks of the chosen one. */
@@ -1198,20 +1173,17 @@ CYCLE_IMPL_INLINE ticks cycle_impl_convert(int index, uint64_t reading)
  * skip_pmu, past revocable ones too (for threads that block the trap). */
 CYCLE_IMPL_INLINE int cycle_impl_next(int index, int skip_pmu)
 {
-	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	int next = index + 1;
 
-	(void)skip_pmu;
 	while (next < CYCLE_IMPL_CLOCK_INDEX &&
-	       (CYCLE_IMPL_LOAD(&g->status[next], CYCLE_IMPL_RELAXED) !=
-			CYCLE_IMPL_AVAILABLE ||
+	       (CYCLE_IMPL_LOAD(&cycle_impl_state.status[next],
+				CYCLE_IMPL_RELAXED) != CYCLE_IMPL_AVAILABLE ||
 		(skip_pmu && CYCLE_IMPL_REVOCABLE(next))))
 		next++;
 	return next;
 }
 
-/* --- The guard: a handler of the trap signal that completes this header's
- * counter reads and passes anything else on as the kernel would have. --- */
+/* --- The guard: it completes our reads, passes the rest on. ---------- */
 
 CYCLE_IMPL_INLINE int cycle_impl_is_handler(const struct sigaction *sa,
 					    cycle_impl_handler h)
@@ -1221,16 +1193,13 @@ CYCLE_IMPL_INLINE int cycle_impl_is_handler(const struct sigaction *sa,
 
 CYCLE_IMPL_INLINE void cycle_impl_on_trap(int sig, siginfo_t *info,
 					  void *context);
-/* A guard of this state (this file's, the installed one or the last one
- * set) is never the program's action to chain to: two guards would pass a
- * fault to each other for ever. */
+/* A guard of this state (this file's, the installed or the last one set)
+ * is never chained to: two guards would pass a fault back and forth. */
 CYCLE_IMPL_INLINE int cycle_impl_is_guard(const struct sigaction *sa)
 {
-	struct cycle_impl_v3_state *g = &cycle_impl_state;
-
 	return cycle_impl_is_handler(sa, cycle_impl_on_trap) ||
-	       cycle_impl_is_handler(sa, g->installed) ||
-	       cycle_impl_is_handler(sa, g->installer);
+	       cycle_impl_is_handler(sa, cycle_impl_state.installed) ||
+	       cycle_impl_is_handler(sa, cycle_impl_state.installer);
 }
 
 /* What the kernel would have done with the program's own action. */
@@ -1240,40 +1209,31 @@ CYCLE_IMPL_INLINE void cycle_impl_chain(int sig, siginfo_t *info,
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	struct sigaction prev = g->previous;
 	unsigned int flags = (unsigned int)prev.sa_flags;
-	int siginfo = (prev.sa_flags & SA_SIGINFO) != 0;
-	void (*plain)(int) = prev.sa_handler;
-	int sent = info->si_code <= 0; /* kill(), raise(), sigqueue() */
+	void (*plain)(int) = prev.sa_handler; /* or sa_sigaction: a union */
+	int sent = info->si_code <= 0, s; /* kill(), raise(), sigqueue() */
 	sigset_t mask, old;
-	int s;
 
-	if (siginfo)
-		plain = (void (*)(int))(void (*)(void))prev.sa_sigaction;
 	if (cycle_impl_is_guard(&prev))
 		plain = SIG_DFL; /* no program action is left to reach */
 	if (plain == SIG_IGN && sent)
-		return; /* an ignored signal that was sent: discarded */
+		return; /* a sent signal, ignored */
 	if (plain == SIG_DFL || plain == SIG_IGN) {
-		/* The default action (a fault is never ignored): a fault
-		 * re-executes on return and kills as it would have; a sent
-		 * signal is sent again. */
-		struct sigaction dfl;
-
-		memset(&dfl, 0, sizeof(dfl));
-		dfl.sa_handler = SIG_DFL;
-		sigemptyset(&dfl.sa_mask);
-		sigaction(sig, &dfl, NULL);
+		/* The default (a fault is never ignored): a fault re-executes
+		 * on return and kills; a sent signal is sent again. */
+		memset(&prev, 0, sizeof(prev));
+		prev.sa_handler = SIG_DFL;
+		sigemptyset(&prev.sa_mask);
+		sigaction(sig, &prev, NULL);
 		if (sent)
 			raise(sig);
 		return;
 	}
-	if (flags & CYCLE_IMPL_SA_RESETHAND) {
-		/* Delivered once, then the default, as the kernel does. */
-		g->previous.sa_flags = (int)(flags & ~((unsigned int)SA_SIGINFO |
-						      CYCLE_IMPL_SA_RESETHAND));
+	if (flags & CYCLE_IMPL_SA_RESETHAND) { /* once, then the default */
+		g->previous.sa_flags = (int)(flags & ~(CYCLE_IMPL_SA_RESETHAND |
+					(unsigned int)SA_SIGINFO));
 		g->previous.sa_handler = SIG_DFL;
 	}
-	/* The kernel's mask: the interrupted code's, the action's sa_mask,
-	 * and sig unless SA_NODEFER. */
+	/* The kernel's: the interrupted code's, sa_mask, sig (!SA_NODEFER). */
 	mask = ((ucontext_t *)context)->uc_sigmask;
 	for (s = 1; s < 65; s++)
 		if (sigismember(&prev.sa_mask, s) == 1)
@@ -1281,7 +1241,7 @@ CYCLE_IMPL_INLINE void cycle_impl_chain(int sig, siginfo_t *info,
 	if (!(flags & CYCLE_IMPL_SA_NODEFER))
 		sigaddset(&mask, sig);
 	sigprocmask(SIG_SETMASK, &mask, &old);
-	if (siginfo)
+	if (flags & SA_SIGINFO)
 		prev.sa_sigaction(sig, info, context);
 	else
 		plain(sig);
@@ -1352,9 +1312,8 @@ CYCLE_IMPL_INLINE int cycle_impl_install(void)
 }
 
 /* Gives the program its action back if ours is still set; 1 when it did.
- * The guard is forgotten first: a child forked in between finds a guard
- * set and none recorded (cycle_impl_after_cut), where the other order
- * would leave it sure of a guard that is gone. */
+ * The guard is forgotten first: a child forked in between finds one set and
+ * none recorded (cycle_impl_after_cut), never one recorded and gone. */
 CYCLE_IMPL_INLINE int cycle_impl_remove(void)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
