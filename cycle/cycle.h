@@ -230,62 +230,30 @@ CYCLE_IMPL_INLINE double cycle_impl_cntfrq_el0(void)
 /* ------------------------------------------------------------------------
  * PORTS.  One block per architecture (nothing else in the engine names
  * one) defines its chain's counters (clock_gettime, always last, is the
- * engine's) and these hooks; the defaults, [in brackets], follow the blocks.
- *   CYCLE_IMPL_NHW            number of hardware counters [0]
- *   CYCLE_IMPL_NAMES          their names, each ending in \0
- *   CYCLE_IMPL_CONFIGURED     index the build asked for: the chain's start
- *   CYCLE_IMPL_INLINE_INDEX   read inline once chosen: never taken back
- *   CYCLE_IMPL_REVOCABLE(i)   revocable from outside (a PMU counter): the
- *                             guard stays; trap-blocking threads skip it [0]
- *   CYCLE_IMPL_CYCLES(i)      counts CPU cycles, not a fixed-rate clock [0]
- *   CYCLE_IMPL_NARROW(i)      32 bits wide (and CYCLE_IMPL_HAS_NARROW) [0]
- *   CYCLE_IMPL_CYCLE_TIME_MIN TIME_MIN for a cycle counter [100]
- *   cycle_impl_hw_read(i)     reads counter i (may trap: callers guard it)
- *   CYCLE_IMPL_NOMINAL_HZ(i)  its nominal rate, or 0 if unknown [0]
- *   CYCLE_IMPL_QUIET(i)       the kernel says it reads without a trap [0]
- *   CYCLE_IMPL_PMU_ACCESS     cycle_impl_pmu_access() asks the PMU [granted]
- *   CYCLE_IMPL_TRAP_SIGNAL    the signal a refused read raises [0: none]
- *   struct cycle_impl_regs    uc_mcontext, mirrored: no libc macro needed
- *   CYCLE_IMPL_TRAPPED_HERE   the signal is the read's [SIGILL at the PC]
- *   cycle_impl_decode_insn    index (or -1) and register of the read at PC
- *   cycle_impl_complete_insn  stores a read's value and steps over it
- *   CYCLE_IMPL_VDSO_READS_HW0 the vDSO reads counter 0: until it is known to
- *                             work, cycle_impl_clock_syscall() answers [0]
- *   CYCLE_IMPL_UNGUARDED_OK   counter 0 may be read unguarded when neither
- *                             the kernel nor a probe answers (only the
- *                             program can revoke it) [0]
+ * engine's) and the hooks that the defaults after the blocks describe.
  * ---------------------------------------------------------------------- */
 
-/* What PMUSERENR(_EL0), readable at EL0, says of a cycle counter read:
- * EN (bit 0) grants everything, CR (bit 2) the cycle counter's reads.  On
- * PMUv3.9 (Linux 6.13+) UEN (bit 4) hands the decision to PMUACR_EL1, which
- * EL0 cannot read, and Linux sets CR anyway: "perhaps", only a guarded read
- * can tell (PERFORMANCE_COUNTERS.md, "PMCCNTR_EL0").  Denied: not tried. */
+/* PMUSERENR(_EL0), readable at EL0, on cycle counter reads: EN (bit 0)
+ * grants all, CR (bit 2) these.  PMUv3.9's UEN (bit 4) defers to PMUACR_EL1,
+ * which EL0 cannot read (Linux 6.13+ sets CR too): "perhaps", a guarded
+ * read tells (PERFORMANCE_COUNTERS.md).  Denied: not even tried. */
 #define CYCLE_IMPL_USERENR_EN 0x1u
-#define CYCLE_IMPL_USERENR_CR 0x4u
-#define CYCLE_IMPL_USERENR_UEN 0x10u
-#define CYCLE_IMPL_PMU_DENIED 0
-#define CYCLE_IMPL_PMU_GRANTED 1
-#define CYCLE_IMPL_PMU_PERHAPS 2
+enum { CYCLE_IMPL_PMU_DENIED, CYCLE_IMPL_PMU_GRANTED, CYCLE_IMPL_PMU_PERHAPS };
 CYCLE_IMPL_INLINE int cycle_impl_userenr_grant(unsigned long userenr)
 {
 	if (userenr & CYCLE_IMPL_USERENR_EN)
 		return CYCLE_IMPL_PMU_GRANTED;
-	if (userenr & CYCLE_IMPL_USERENR_UEN)
+	if (userenr & 0x10u) /* UEN */
 		return CYCLE_IMPL_PMU_PERHAPS;
-	return (userenr & CYCLE_IMPL_USERENR_CR) ? CYCLE_IMPL_PMU_GRANTED
-						 : CYCLE_IMPL_PMU_DENIED;
+	return userenr & 0x4u ? CYCLE_IMPL_PMU_GRANTED : CYCLE_IMPL_PMU_DENIED;
 }
-/* cycle_impl_decode(): the read of the PMU's access register trapped. */
-#define CYCLE_IMPL_ACCESS_REGISTER 100
+#define CYCLE_IMPL_ACCESS_REGISTER 100 /* decoded: PMUSERENR's read trapped */
 
 /* Arm instructions are little-endian, even in a big-endian program. */
 #if defined(__AARCH64EB__) || defined(__ARMEB__)
-#define CYCLE_IMPL_LE16(x) __builtin_bswap16(x)
-#define CYCLE_IMPL_LE32(x) __builtin_bswap32(x)
+#define CYCLE_IMPL_LE(bits, x) __builtin_bswap##bits(x)
 #else
-#define CYCLE_IMPL_LE16(x) (x)
-#define CYCLE_IMPL_LE32(x) (x)
+#define CYCLE_IMPL_LE(bits, x) (x)
 #endif
 
 #if defined(__aarch64__)
@@ -302,13 +270,11 @@ CYCLE_IMPL_INLINE int cycle_impl_userenr_grant(unsigned long userenr)
 /* With both macros the timer comes first (the manual, Configuration). */
 #if defined(HAVE_ARMV8_PMCCNTR_EL0) && !defined(HAVE_ARMV8_CNTVCT_EL0)
 #define CYCLE_IMPL_CONFIGURED 0
-#else
-#define CYCLE_IMPL_CONFIGURED 2
 #endif
-#define CYCLE_IMPL_NOMINAL_HZ(i) ((i) == 2 ? cycle_impl_cntfrq_el0() : 0.0)
+#define cycle_impl_hw_nominal_hz(i) ((i) == 2 ? cycle_impl_cntfrq_el0() : 0.0)
 /* CNTVCT_EL0: Linux lets EL0 read it, or completes a read it traps itself
  * (timer errata); it never raises SIGILL for it. */
-#define CYCLE_IMPL_QUIET(i) ((i) == 2)
+#define cycle_impl_quiet(i) ((i) == 2)
 #define CYCLE_IMPL_TRAP_SIGNAL SIGILL
 CYCLE_IMPL_INLINE uint64_t cycle_impl_hw_read(int i)
 {
@@ -320,33 +286,22 @@ CYCLE_IMPL_INLINE uint64_t cycle_impl_hw_read(int i)
 		__asm__ __volatile__("mrs %0, cntvct_el0" : "=r"(v));
 	return v;
 }
-/* A hypervisor without a virtual PMU may trap this read: the guard then
- * completes it with 0. */
-#define CYCLE_IMPL_PMU_ACCESS 1
-CYCLE_IMPL_INLINE int cycle_impl_pmu_access(void)
-{
-	uint64_t v;
-
-	__asm__ __volatile__("mrs %0, pmuserenr_el0" : "=r"(v));
-	return cycle_impl_userenr_grant((unsigned long)v);
-}
+/* Trapped by a hypervisor without a virtual PMU: the guard reads 0. */
+#define CYCLE_IMPL_PMU_ACCESS "mrs %0, pmuserenr_el0"
 struct cycle_impl_regs {
 	uint64_t fault_address, x[31], sp, pc;
 };
-#define CYCLE_IMPL_PC(r) ((r)->pc)
 CYCLE_IMPL_INLINE int cycle_impl_decode_insn(const struct cycle_impl_regs *r,
 					     int *reg)
 {
-	uint32_t insn = CYCLE_IMPL_LE32(*(const uint32_t *)(uintptr_t)r->pc);
+	uint32_t insn = CYCLE_IMPL_LE(32, *(const uint32_t *)(uintptr_t)r->pc);
 
 	*reg = (int)(insn & 0x1f);
-	if ((insn & 0xffffffe0u) == 0xd53b9d00u) /* mrs Xt, PMCCNTR_EL0 */
-		return 0;
-	if ((insn & 0xffffffe0u) == 0xd53b9e00u) /* mrs Xt, PMUSERENR_EL0 */
-		return CYCLE_IMPL_ACCESS_REGISTER;
-	if ((insn & 0xffffffe0u) == 0xd53be040u) /* mrs Xt, CNTVCT_EL0 */
-		return 2;
-	return -1;
+	insn &= 0xffffffe0u;
+	return insn == 0xd53b9d00u ? 0 : /* mrs Xt, PMCCNTR_EL0 */
+	       insn == 0xd53be040u ? 2 : /* mrs Xt, CNTVCT_EL0 */
+	       insn == 0xd53b9e00u /* mrs Xt, PMUSERENR_EL0 */
+	       ? CYCLE_IMPL_ACCESS_REGISTER : -1;
 }
 CYCLE_IMPL_INLINE void cycle_impl_complete_insn(struct cycle_impl_regs *r,
 						int reg, uint64_t value)
@@ -359,8 +314,8 @@ CYCLE_IMPL_INLINE void cycle_impl_complete_insn(struct cycle_impl_regs *r,
 #elif defined(__arm__) && defined(__ARM_ARCH) && __ARM_ARCH >= 7 && \
 	(!defined(__ARM_ARCH_PROFILE) || __ARM_ARCH_PROFILE == 'A')
 /* 32-bit ARMv7-A and later: CP15 PMU cycle counter and generic timer.  No
- * CYCLE_IMPL_QUIET: a 32-bit core may lack the timer, and qemu-arm traps
- * it, so the choice probes. */
+ * quiet hook: a core may lack the timer and qemu-arm traps it, so the
+ * choice probes. */
 #define CYCLE_IMPL_PORT_ARMV7 1
 #define CYCLE_IMPL_NHW 2
 #define CYCLE_IMPL_NAMES "PMCCNTR\0CNTVCT\0"
@@ -371,11 +326,9 @@ CYCLE_IMPL_INLINE void cycle_impl_complete_insn(struct cycle_impl_regs *r,
 #define CYCLE_IMPL_HAS_NARROW 1
 #if defined(HAVE_ARMV7A_PMCCNTR) && !defined(HAVE_ARMV7A_CNTVCT)
 #define CYCLE_IMPL_CONFIGURED 0 /* the timer first with both, as above */
-#else
-#define CYCLE_IMPL_CONFIGURED 1
 #endif
 /* CNTFRQ is readable where CNTVCT is: asked after a CNTVCT read worked. */
-#define CYCLE_IMPL_NOMINAL_HZ(i) ((i) == 1 ? cycle_impl_timer_hz() : 0.0)
+#define cycle_impl_hw_nominal_hz(i) ((i) == 1 ? cycle_impl_timer_hz() : 0.0)
 #define CYCLE_IMPL_TRAP_SIGNAL SIGILL
 CYCLE_IMPL_INLINE uint64_t cycle_impl_hw_read(int i)
 {
@@ -385,8 +338,7 @@ CYCLE_IMPL_INLINE uint64_t cycle_impl_hw_read(int i)
 		__asm__ __volatile__("mrc p15, 0, %0, c9, c13, 0" : "=r"(lo));
 		return lo;
 	}
-	__asm__ __volatile__("mrrc p15, 1, %0, %1, c14"
-			     : "=r"(lo), "=r"(hi));
+	__asm__ __volatile__("mrrc p15, 1, %0, %1, c14" : "=r"(lo), "=r"(hi));
 	return (uint64_t)hi << 32 | lo;
 }
 CYCLE_IMPL_INLINE double cycle_impl_timer_hz(void)
@@ -397,44 +349,35 @@ CYCLE_IMPL_INLINE double cycle_impl_timer_hz(void)
 	return (double)f;
 }
 /* PMUSERENR: .EN on ARMv7, .CR on ARMv8 in AArch32, .UEN on PMUv3.9. */
-#define CYCLE_IMPL_PMU_ACCESS 1
-CYCLE_IMPL_INLINE int cycle_impl_pmu_access(void)
-{
-	uint32_t v;
-
-	__asm__ __volatile__("mrc p15, 0, %0, c9, c14, 0" : "=r"(v));
-	return cycle_impl_userenr_grant(v);
-}
+#define CYCLE_IMPL_PMU_ACCESS "mrc p15, 0, %0, c9, c14, 0"
 struct cycle_impl_regs {
 	unsigned long trap_no, error_code, oldmask;
-	unsigned long r[16]; /* r0-r10, fp, ip, sp, lr, pc */
+	unsigned long r[15], pc; /* r0-r10, fp, ip, sp, lr; pc */
 	unsigned long cpsr;
 };
-#define CYCLE_IMPL_PC(r) ((r)->r[15])
 /* *reg gets Rt, and for MRRC also Rt2 (bits 19:16) in bits 8 and up. */
 CYCLE_IMPL_INLINE int cycle_impl_decode_insn(const struct cycle_impl_regs *r,
 					     int *reg)
 {
-	const uint16_t *hw = (const uint16_t *)(uintptr_t)r->r[15];
-	uint32_t h1 = CYCLE_IMPL_LE16(hw[0]), h2 = 0, insn;
+	const uint16_t *hw = (const uint16_t *)(uintptr_t)r->pc;
+	uint32_t h1 = CYCLE_IMPL_LE(16, hw[0]), h2 = 0, insn;
 	int thumb = (r->cpsr & 0x20) != 0;
 
 	/* Thumb's second halfword only for a 32-bit encoding: a 16-bit UDF
 	 * may end the last mapped page. */
 	if (!thumb || (h1 >> 11) >= 0x1d)
-		h2 = CYCLE_IMPL_LE16(hw[1]);
+		h2 = CYCLE_IMPL_LE(16, hw[1]);
 	/* ARM: one word, its low halfword first; Thumb: the first one high. */
 	insn = thumb ? h1 << 16 | h2 : h2 << 16 | h1;
 	*reg = (int)((insn >> 12) & 0xf);
-	if ((insn & 0xffff0fffu) == 0xee190f1du) /* mrc p15,0,Rt,c9,c13,0 */
-		return 0;
-	if ((insn & 0xffff0fffu) == 0xee190f1eu) /* mrc p15,0,Rt,c9,c14,0 */
-		return CYCLE_IMPL_ACCESS_REGISTER;
 	if ((insn & 0xfff00fffu) == 0xec500f1eu) { /* mrrc p15,1,Rt,Rt2,c14 */
 		*reg |= (int)((insn >> 16) & 0xf) << 8 | 0x10000;
 		return 1;
 	}
-	return -1;
+	insn &= 0xffff0fffu;
+	return insn == 0xee190f1du ? 0 : /* mrc p15,0,Rt,c9,c13,0 */
+	       insn == 0xee190f1eu /* mrc p15,0,Rt,c9,c14,0 */
+	       ? CYCLE_IMPL_ACCESS_REGISTER : -1;
 }
 CYCLE_IMPL_INLINE void cycle_impl_complete_insn(struct cycle_impl_regs *r,
 						int reg, uint64_t value)
@@ -445,29 +388,28 @@ CYCLE_IMPL_INLINE void cycle_impl_complete_insn(struct cycle_impl_regs *r,
 		r->r[rt] = (unsigned long)(uint32_t)value;
 	if ((reg & 0x10000) && rt2 < 15)
 		r->r[rt2] = (unsigned long)(uint32_t)(value >> 32);
-	r->r[15] += 4; /* both encodings are 32 bits, in ARM and in Thumb */
+	r->pc += 4; /* both encodings are 32 bits, in ARM and in Thumb */
 }
 
 #elif defined(__x86_64__) || defined(__i386__)
-/* x86: the time-stamp counter faults (SIGSEGV) only where the process set
- * PR_TSC_SIGSEGV itself, so no guard stays (after the first call: as with
- * the classic header).  It is read as "ds rdtsc" (3e 0f 31; the prefix
- * changes nothing): the guard completes only this header's reads. */
+/* x86: rdtsc faults (SIGSEGV) only where the process set PR_TSC_SIGSEGV, so
+ * no guard stays after the first call (as in the classic header).  Read as
+ * "ds rdtsc" (3e 0f 31; a no-op prefix): the guard completes only ours. */
 #define CYCLE_IMPL_PORT_X86 1
 #define CYCLE_IMPL_NHW 1
 #define CYCLE_IMPL_NAMES "rdtsc\0"
 #define CYCLE_IMPL_INLINE_INDEX 0
 #define CYCLE_IMPL_CYCLES(i) ((i) == 0)
-#define CYCLE_IMPL_CONFIGURED 0
 #define CYCLE_IMPL_CYCLE_TIME_MIN 5000.0 /* FFTW's value for x86 */
-#define CYCLE_IMPL_QUIET(i) cycle_impl_tsc_enabled()
+#define cycle_impl_quiet(i) ((void)(i), cycle_impl_tsc_enabled())
 #define CYCLE_IMPL_VDSO_READS_HW0 1
 #define CYCLE_IMPL_UNGUARDED_OK 1
 #define CYCLE_IMPL_TRAP_SIGNAL SIGSEGV
-/* System calls without libc's syscall(), which strict ISO modes hide. */
 #if defined(__x86_64__)
 #define CYCLE_IMPL_SYS_PRCTL 157L
 #define CYCLE_IMPL_SYS_CLOCK_GETTIME 228L
+#define CYCLE_IMPL_SYSCALL(ret, nr, a, b) __asm__ __volatile__("syscall" \
+	: "=a"(ret) : "0"(nr), "D"(a), "S"(b) : "rcx", "r11", "memory")
 struct cycle_impl_regs {
 	uint64_t r8_15[8], di, si, bp, bx, dx, ax, cx, sp, ip;
 };
@@ -475,6 +417,8 @@ struct cycle_impl_regs {
 #define CYCLE_IMPL_SYS_PRCTL 172L
 /* clock_gettime64 for a 64-bit time_t */
 #define CYCLE_IMPL_SYS_CLOCK_GETTIME (sizeof(time_t) == 8 ? 403L : 265L)
+#define CYCLE_IMPL_SYSCALL(ret, nr, a, b) __asm__ __volatile__("int $0x80" \
+	: "=a"(ret) : "0"(nr), "b"(a), "c"(b) : "memory")
 struct cycle_impl_regs {
 	uint32_t gs, fs, es, ds, di, si, bp, sp, bx, dx, cx, ax;
 	uint32_t trapno, err, ip;
@@ -488,23 +432,20 @@ CYCLE_IMPL_INLINE uint64_t cycle_impl_hw_read(int i)
 	__asm__ __volatile__(".byte 0x3e\n\trdtsc" : "=a"(lo), "=d"(hi));
 	return (uint64_t)hi << 32 | lo;
 }
-/* Two arguments; returns -errno on failure. */
+/* Not libc's syscall(), which strict ISO modes hide; -errno on failure. */
 CYCLE_IMPL_INLINE long cycle_impl_x86_syscall(long nr, long a, long b)
 {
 	long ret;
 
-#if defined(__x86_64__)
-#if defined(__ILP32__)
+#if defined(__x86_64__) && defined(__ILP32__)
 	nr |= 0x40000000L; /* x32 */
 #endif
-	__asm__ __volatile__("syscall" : "=a"(ret) : "0"(nr), "D"(a), "S"(b)
-			     : "rcx", "r11", "memory");
-#else
-	__asm__ __volatile__("int $0x80" : "=a"(ret) : "0"(nr), "b"(a), "c"(b)
-			     : "memory");
-#endif
+	CYCLE_IMPL_SYSCALL(ret, nr, a, b);
 	return ret;
 }
+#define cycle_impl_clock_syscall(clock, ts) \
+	cycle_impl_x86_syscall(CYCLE_IMPL_SYS_CLOCK_GETTIME, (long)(clock), \
+			       (long)(uintptr_t)(ts))
 /* prctl(PR_GET_TSC).  A seccomp filter that answers it with an error, or
  * with a SIGSYS whose handler returns, leaves tsc 0: the choice probes. */
 CYCLE_IMPL_INLINE int cycle_impl_tsc_enabled(void)
@@ -515,17 +456,9 @@ CYCLE_IMPL_INLINE int cycle_impl_tsc_enabled(void)
 				      (long)(uintptr_t)&tsc) == 0 &&
 	       tsc == 1 /* PR_TSC_ENABLE */;
 }
-CYCLE_IMPL_INLINE void cycle_impl_clock_syscall(clockid_t clock,
-						struct timespec *ts)
-{
-	cycle_impl_x86_syscall(CYCLE_IMPL_SYS_CLOCK_GETTIME, (long)clock,
-			       (long)(uintptr_t)ts);
-}
 /* A disabled rdtsc is a general protection fault: SI_KERNEL, no address.
- * A page fault (a NULL call, a bad pointer) never is, and its PC need not
- * be readable. */
+ * A page fault (a NULL call, a bad pointer) is not; its PC may not read. */
 #define CYCLE_IMPL_TRAPPED_HERE(info, r) ((info)->si_code == 0x80)
-#define CYCLE_IMPL_PC(r) ((r)->ip)
 CYCLE_IMPL_INLINE int cycle_impl_decode_insn(const struct cycle_impl_regs *r,
 					     int *reg)
 {
@@ -556,10 +489,8 @@ CYCLE_IMPL_INLINE void cycle_impl_complete_insn(struct cycle_impl_regs *r,
 #define CYCLE_IMPL_CYCLES(i) ((i) == 0)
 #if defined(HAVE_RISCV_RDCYCLE)
 #define CYCLE_IMPL_CONFIGURED 0
-#else
-#define CYCLE_IMPL_CONFIGURED 1
 #endif
-#define CYCLE_IMPL_QUIET(i) ((i) == 1)
+#define cycle_impl_quiet(i) ((i) == 1)
 #define CYCLE_IMPL_TRAP_SIGNAL SIGILL
 CYCLE_IMPL_INLINE uint64_t cycle_impl_hw_read(int i)
 {
@@ -574,23 +505,20 @@ CYCLE_IMPL_INLINE uint64_t cycle_impl_hw_read(int i)
 struct cycle_impl_regs {
 	uint64_t pc, x[31]; /* x1..x31 */
 };
-#define CYCLE_IMPL_PC(r) ((r)->pc)
+/* Read by halfwords: with compressed instructions a 32-bit one may be only
+ * 2-byte aligned, and a 16-bit one may end the last mapped page. */
 CYCLE_IMPL_INLINE int cycle_impl_decode_insn(const struct cycle_impl_regs *r,
 					     int *reg)
 {
-	/* Two halfwords: with compressed instructions a 32-bit one may be
-	 * only 2-byte aligned. */
 	const uint16_t *hw = (const uint16_t *)(uintptr_t)r->pc;
 	uint32_t insn = (uint32_t)hw[0];
 
-	if ((insn & 3) == 3) /* a 32-bit encoding: its second halfword */
+	if ((insn & 3) == 3) /* a 32-bit encoding */
 		insn |= (uint32_t)hw[1] << 16;
 	*reg = (int)((insn >> 7) & 0x1f);
-	if ((insn & 0xfffff07fu) == 0xc0002073u) /* csrrs rd, cycle, x0 */
-		return 0;
-	if ((insn & 0xfffff07fu) == 0xc0102073u) /* csrrs rd, time, x0 */
-		return 1;
-	return -1;
+	insn &= 0xfffff07fu;
+	return insn == 0xc0002073u ? 0 : /* csrrs rd, cycle, x0 */
+	       insn == 0xc0102073u ? 1 : -1; /* csrrs rd, time, x0 */
 }
 CYCLE_IMPL_INLINE void cycle_impl_complete_insn(struct cycle_impl_regs *r,
 						int reg, uint64_t value)
@@ -606,23 +534,20 @@ CYCLE_IMPL_INLINE void cycle_impl_complete_insn(struct cycle_impl_regs *r,
 #define CYCLE_IMPL_NHW 1
 #define CYCLE_IMPL_NAMES "mftb\0"
 #define CYCLE_IMPL_INLINE_INDEX 0
-#define CYCLE_IMPL_CONFIGURED 0
-#define CYCLE_IMPL_QUIET(i) 1
+#define cycle_impl_quiet(i) ((void)(i), 1)
 CYCLE_IMPL_INLINE uint64_t cycle_impl_hw_read(int i)
 {
-#if defined(__powerpc64__)
 	uint64_t tb;
-
-	(void)i;
-	__asm__ __volatile__("mftb %0" : "=r"(tb));
-	return tb;
-#else
+#if !defined(__powerpc64__)
 	unsigned int hi, lo;
 
-	(void)i;
 	CYCLE_IMPL_SPLIT_READ(hi, lo, "mftbu %0", "mftb %0");
-	return (uint64_t)hi << 32 | lo;
+	tb = (uint64_t)hi << 32 | lo;
+#else
+	__asm__ __volatile__("mftb %0" : "=r"(tb));
 #endif
+	(void)i;
+	return tb;
 }
 
 #elif defined(__s390x__)
@@ -631,9 +556,8 @@ CYCLE_IMPL_INLINE uint64_t cycle_impl_hw_read(int i)
 #define CYCLE_IMPL_NHW 1
 #define CYCLE_IMPL_NAMES "stckf\0"
 #define CYCLE_IMPL_INLINE_INDEX 0
-#define CYCLE_IMPL_CONFIGURED 0
-#define CYCLE_IMPL_NOMINAL_HZ(i) 4096.0e6 /* bit 51 ticks every microsecond */
-#define CYCLE_IMPL_QUIET(i) 1
+#define cycle_impl_hw_nominal_hz(i) ((void)(i), 4096.0e6) /* bit 51: 1 us */
+#define cycle_impl_quiet(i) ((void)(i), 1)
 CYCLE_IMPL_INLINE uint64_t cycle_impl_hw_read(int i)
 {
 	uint64_t tod;
@@ -644,103 +568,90 @@ CYCLE_IMPL_INLINE uint64_t cycle_impl_hw_read(int i)
 }
 #endif /* the ports */
 
-/* The defaults: no hardware counter (clock_gettime only), nothing that the
- * kernel revokes, nothing that traps. */
+/* The hooks' defaults: clock_gettime only.  A port with counters also names
+ * them (each name ends in \0), reads counter i (callers guard a read that
+ * may trap), and the one it reads inline once chosen, never taken back. */
 #ifndef CYCLE_IMPL_NHW
 #define CYCLE_IMPL_NHW 0
-#define CYCLE_IMPL_CONFIGURED 0
 #define CYCLE_IMPL_INLINE_INDEX 0
-CYCLE_IMPL_INLINE uint64_t cycle_impl_hw_read(int i)
-{
-	(void)i;
-	return 0;
-}
+#define cycle_impl_hw_read(i) ((void)(i), (uint64_t)0)
 #endif
+#ifndef CYCLE_IMPL_CONFIGURED /* the chain's start, as the build asked */
+#define CYCLE_IMPL_CONFIGURED CYCLE_IMPL_INLINE_INDEX
+#endif
+/* Revocable from outside (a PMU counter): the guard stays, and threads that
+ * block the trap signal skip it. */
 #ifndef CYCLE_IMPL_REVOCABLE
 #define CYCLE_IMPL_REVOCABLE(i) 0
 #endif
-#ifndef CYCLE_IMPL_CYCLES
+#ifndef CYCLE_IMPL_CYCLES /* counts CPU cycles, not a fixed-rate clock */
 #define CYCLE_IMPL_CYCLES(i) 0
 #endif
-#ifndef CYCLE_IMPL_NARROW
+#ifndef CYCLE_IMPL_NARROW /* 32 bits wide (with CYCLE_IMPL_HAS_NARROW) */
 #define CYCLE_IMPL_NARROW(i) 0
 #endif
-#ifndef CYCLE_IMPL_CYCLE_TIME_MIN
+#ifndef CYCLE_IMPL_CYCLE_TIME_MIN /* TIME_MIN for a cycle counter */
 #define CYCLE_IMPL_CYCLE_TIME_MIN 100.0 /* FFTW's default TIME_MIN */
 #endif
-#ifndef CYCLE_IMPL_NOMINAL_HZ
-#define CYCLE_IMPL_NOMINAL_HZ(i) 0.0
+#ifndef cycle_impl_hw_nominal_hz /* counter i's stated rate, or 0 */
+#define cycle_impl_hw_nominal_hz(i) ((void)(i), 0.0)
 #endif
-#ifndef CYCLE_IMPL_QUIET
-#define CYCLE_IMPL_QUIET(i) 0
+#ifndef cycle_impl_quiet /* the kernel says counter i reads without a trap */
+#define cycle_impl_quiet(i) ((void)(i), 0)
 #endif
-CYCLE_IMPL_INLINE double cycle_impl_hw_nominal_hz(int i)
-{
-	(void)i;
-	return CYCLE_IMPL_NOMINAL_HZ(i);
-}
-CYCLE_IMPL_INLINE int cycle_impl_quiet(int i)
-{
-	(void)i;
-	return CYCLE_IMPL_QUIET(i);
-}
-#ifndef CYCLE_IMPL_PMU_ACCESS
+#ifdef CYCLE_IMPL_PMU_ACCESS /* the instruction that reads PMUSERENR */
 CYCLE_IMPL_INLINE int cycle_impl_pmu_access(void)
 {
-	return CYCLE_IMPL_PMU_GRANTED;
+	unsigned long v;
+
+	__asm__ __volatile__(CYCLE_IMPL_PMU_ACCESS : "=r"(v));
+	return cycle_impl_userenr_grant(v);
 }
+#else
+#define cycle_impl_pmu_access() CYCLE_IMPL_PMU_GRANTED
 #endif
+/* VDSO_READS_HW0: the system call answers until counter 0, which the vDSO
+ * reads, is known to work.  UNGUARDED_OK: counter 0 is read unguarded when
+ * neither the kernel nor a probe can answer (only the program revokes it). */
 #ifndef CYCLE_IMPL_VDSO_READS_HW0
 #define CYCLE_IMPL_VDSO_READS_HW0 0
 #define CYCLE_IMPL_UNGUARDED_OK 0
 #define cycle_impl_clock_syscall(clock, ts) clock_gettime((clock), (ts))
 #endif
-#ifndef CYCLE_IMPL_TRAP_SIGNAL /* nothing traps: nothing to decode */
-#define CYCLE_IMPL_TRAP_SIGNAL 0
-struct cycle_impl_regs {
-	unsigned long pc;
-};
-#define CYCLE_IMPL_PC(r) ((r)->pc)
-#define cycle_impl_decode_insn(r, reg) (-1)
-#define cycle_impl_complete_insn(r, reg, value) \
-	((void)(r), (void)(reg), (void)(value))
-#endif
-#ifndef CYCLE_IMPL_TRAPPED_HERE
-/* An undefined instruction (ILL_ILLOPC from Linux, ILL_ILLOPN from
- * qemu-user) whose si_addr is the instruction itself. */
-#define CYCLE_IMPL_TRAPPED_HERE(info, r) \
-	((info)->si_code > 0 && (uintptr_t)(info)->si_addr == CYCLE_IMPL_PC(r))
-#endif
 
-/* The guard's view of a trap: the counter index (or -1) and register, for
- * a signal the kernel raised for that very instruction (si_code and
- * si_addr are checked before the PC is read); then the completion. */
-CYCLE_IMPL_INLINE struct cycle_impl_regs *cycle_impl_regs_of(void *context)
-{
-	return (struct cycle_impl_regs *)(void *)
-		&((ucontext_t *)context)->uc_mcontext;
-}
+/* The signal a refused read raises, if any: its port mirrors uc_mcontext in
+ * struct cycle_impl_regs (no libc macro needed), decodes the read at pc
+ * (index or -1; register) and completes it (stores, steps over), for a
+ * signal the kernel raised for that very instruction (checked first). */
+#ifdef CYCLE_IMPL_TRAP_SIGNAL
+#ifndef CYCLE_IMPL_TRAPPED_HERE
+/* Undefined (ILL_ILLOPC; ILL_ILLOPN from qemu-user) at si_addr, the pc. */
+#define CYCLE_IMPL_TRAPPED_HERE(info, r) \
+	((info)->si_code > 0 && (uintptr_t)(info)->si_addr == (r)->pc)
+#endif
+#define cycle_impl_regs_of(context) ((struct cycle_impl_regs *)(void *) \
+	&((ucontext_t *)(context))->uc_mcontext)
 CYCLE_IMPL_INLINE int cycle_impl_decode(const siginfo_t *info, void *context,
 					int *reg)
 {
 	const struct cycle_impl_regs *r = cycle_impl_regs_of(context);
 
-	*reg = 0;
-	if (CYCLE_IMPL_TRAP_SIGNAL == 0 || !CYCLE_IMPL_TRAPPED_HERE(info, r))
-		return -1;
-	return cycle_impl_decode_insn(r, reg);
+	return CYCLE_IMPL_TRAPPED_HERE(info, r) ? cycle_impl_decode_insn(r, reg)
+						: -1;
 }
-CYCLE_IMPL_INLINE void cycle_impl_complete(void *context, int reg,
-					   uint64_t value)
-{
-	cycle_impl_complete_insn(cycle_impl_regs_of(context), reg, value);
-}
+#define cycle_impl_complete(context, reg, value) \
+	cycle_impl_complete_insn(cycle_impl_regs_of(context), (reg), (value))
+#else
+#define CYCLE_IMPL_TRAP_SIGNAL 0
+#define cycle_impl_decode(info, context, reg) ((void)(reg), -1)
+#define cycle_impl_complete(context, reg, value) \
+	((void)(context), (void)(reg), (void)(value))
+#endif
 #ifdef CLOCK_MONOTONIC_RAW
 #define CYCLE_IMPL_CLOCK CLOCK_MONOTONIC_RAW
 #else
 #define CYCLE_IMPL_CLOCK CLOCK_MONOTONIC
 #endif
-
 /* Whether counter i is the perf tier: a constant 0 without one (a
  * comparison with -1 sends GCC down an out-of-bounds path it warns of). */
 #if defined(CYCLE_IMPL_PERF_INDEX)
