@@ -1241,12 +1241,11 @@ CYCLE_IMPL_INLINE int cycle_impl_remove(void)
 
 #if defined(CYCLE_IMPL_PERF_INDEX)
 /* --- The perf tier (aarch64): PMCCNTR_EL0 read through a perf event. -----
- * With kernel.perf_user_access=1 (Linux 5.17+) the kernel sets
- * PMUSERENR_EL0 for a task holding a user-readable event; the event's first
- * page says, under a sequence lock, whether the event sits in PMCCNTR_EL0 now
- * (index 32) and what to add to it (PERFORMANCE_COUNTERS.md, "The perf
- * tier").  No kernel header needed: the heads of struct perf_event_attr (to
- * config1, PERF_ATTR_SIZE_VER0) and struct perf_event_mmap_page follow. */
+ * With kernel.perf_user_access=1 (Linux 5.17+) a task holding a readable
+ * event may read PMCCNTR_EL0; the event's page says, under a seqlock, if the
+ * event sits there now (index 32) and what to add (PERFORMANCE_COUNTERS.md,
+ * "The perf tier").  No kernel header: the heads of perf_event_attr (to
+ * config1, PERF_ATTR_SIZE_VER0) and perf_event_mmap_page follow. */
 struct cycle_impl_perf_attr {
 	uint32_t type, size;
 	uint64_t config, sample_period, sample_type, read_format, flags;
@@ -1261,34 +1260,30 @@ struct cycle_impl_perf_page {
 };
 /* Bit n of a __u64 bit-field (attr flags, page capabilities): allocated
  * from the least significant bit on little-endian, the most on big. */
-#if defined(__AARCH64EB__)
-#define CYCLE_IMPL_BITFIELD(n) ((uint64_t)1 << (63 - (n)))
-#else
-#define CYCLE_IMPL_BITFIELD(n) ((uint64_t)1 << (n))
-#endif
+#define CYCLE_IMPL_BITFIELD(n) ((uint64_t)1 << \
+	(__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ? 63 - (n) : (n)))
 #define CYCLE_IMPL_PERF_CYCLE_INDEX 32 /* armv8pmu_user_event_idx() */
 #define CYCLE_IMPL_PERF_PAGE_SIZE 4096 /* mapping one page of 4/16/64 KiB */
-#define CYCLE_IMPL_SYS_MUNMAP 215 /* arm64's system call numbers */
-#define CYCLE_IMPL_SYS_MMAP 222
-#define CYCLE_IMPL_SYS_MADVISE 233
-#define CYCLE_IMPL_SYS_PERF_EVENT_OPEN 241
+/* arm64's mmap (222), madvise (233) or munmap (215) of that page. */
+#define CYCLE_IMPL_PAGE_CALL(nr, addr, a, b, fd) \
+	cycle_impl_syscall6(nr, addr, CYCLE_IMPL_PERF_PAGE_SIZE, a, b, fd, 0)
+#define CYCLE_IMPL_FAILED(ret) ((unsigned long)(ret) > -4096ul) /* -errno */
+/* This thread opened the event (not a new one at the opener's address). */
+#define CYCLE_IMPL_PERF_MINE() (cycle_impl_self.perf_mine && \
+	cycle_impl_state.perf_opener == (const void *)&cycle_impl_self)
 
-/* A system call without libc's syscall(), which strict ISO modes do not
- * declare; returns -errno on failure. */
+/* syscall(), which strict ISO modes do not declare; -errno on failure. */
 CYCLE_IMPL_INLINE long cycle_impl_syscall6(long nr, long a, long b, long c,
 					   long d, long e, long f)
 {
-	long ret;
+	register long x8 __asm__("x8") = nr, x0 __asm__("x0") = a;
+	register long x1 __asm__("x1") = b, x2 __asm__("x2") = c;
+	register long x3 __asm__("x3") = d, x4 __asm__("x4") = e;
+	register long x5 __asm__("x5") = f;
 
-	__asm__ __volatile__("mov x8, %1\n\tmov x0, %2\n\tmov x1, %3\n\t"
-			     "mov x2, %4\n\tmov x3, %5\n\tmov x4, %6\n\t"
-			     "mov x5, %7\n\tsvc #0\n\tmov %0, x0"
-			     : "=r"(ret)
-			     : "r"(nr), "r"(a), "r"(b), "r"(c), "r"(d),
-			       "r"(e), "r"(f)
-			     : "x0", "x1", "x2", "x3", "x4", "x5", "x8",
-			       "memory");
-	return ret;
+	__asm__ __volatile__("svc #0" : "+r"(x0) : "r"(x8), "r"(x1), "r"(x2),
+			     "r"(x3), "r"(x4), "r"(x5) : "memory");
+	return x0;
 }
 
 /* One pass over the page's protocol: 1 and the count in *value when
@@ -1297,9 +1292,8 @@ CYCLE_IMPL_INLINE int cycle_impl_perf_sample(
 	const volatile struct cycle_impl_perf_page *pc, uint64_t *value)
 {
 	struct cycle_impl_v3_thread *t = &cycle_impl_self;
-	uint32_t seq, idx, width;
+	uint32_t seq, idx, width, trapped;
 	uint64_t pmc = 0, count = 0;
-	unsigned trapped;
 	int direct;
 
 	do {
@@ -1310,15 +1304,13 @@ CYCLE_IMPL_INLINE int cycle_impl_perf_sample(
 		direct = (pc->capabilities & CYCLE_IMPL_BITFIELD(2)) != 0 &&
 			 idx == CYCLE_IMPL_PERF_CYCLE_INDEX;
 		if (direct) {
-			/* Switched out after reading the index, the mrs
-			 * traps: the guard counts it, revokes nothing. */
+			/* Switched out since, it traps: the guard counts it. */
 			trapped = t->perf_trapped;
 			t->perf_reading = 1;
 			__asm__ __volatile__("mrs %0, pmccntr_el0"
 					     : "=r"(pmc) : : "memory");
 			t->perf_reading = 0;
-			if (t->perf_trapped != trapped)
-				direct = 0;
+			direct = t->perf_trapped == trapped;
 			if (width > 0 && width < 64)
 				pmc = (uint64_t)((int64_t)(pmc << (64 - width))
 						 >> (64 - width));
@@ -1352,37 +1344,28 @@ CYCLE_IMPL_INLINE const char *cycle_impl_perf_reason(int state)
 	return "busy";
 }
 
-/* kernel.perf_user_access's first character, or -1 if absent; no stdio:
- * the choice may run in a signal handler. */
-CYCLE_IMPL_INLINE int cycle_impl_perf_sysctl(void)
-{
-	char c = 0;
-	int fd = open("/proc/sys/kernel/perf_user_access", O_RDONLY);
-
-	if (fd < 0)
-		return -1;
-	if (read(fd, &c, 1) != 1)
-		c = 0;
-	close(fd);
-	return c;
-}
-
 /* Opens the event for the calling thread, once per process; returns 1 when
- * this thread can read the tier.  The guard must be installed. */
+ * this thread can read the tier.  The guard must be installed.  No stdio:
+ * the choice may run in a signal handler. */
 CYCLE_IMPL_NOINLINE int cycle_impl_perf_open(void)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	struct cycle_impl_perf_attr attr;
-	int expected = CYCLE_IMPL_PERF_UNTRIED, state, c;
-	long fd, page, alive, err;
+	int expected = CYCLE_IMPL_PERF_UNTRIED, state;
+	long fd, page, alive, err = 0;
+	char c = 0;
 	uint64_t v;
 
 	if (!CYCLE_IMPL_CAS(&g->perf_state, &expected, CYCLE_IMPL_PERF_BUSY))
 		return expected == CYCLE_IMPL_PERF_OPEN &&
-		       cycle_impl_self.perf_mine &&
-		       g->perf_opener == (const void *)&cycle_impl_self;
-	c = cycle_impl_perf_sysctl();
-	state = c < 0 ? CYCLE_IMPL_PERF_NO_SYSCTL : CYCLE_IMPL_PERF_SYSCTL_OFF;
+		       CYCLE_IMPL_PERF_MINE();
+	fd = open("/proc/sys/kernel/perf_user_access", O_RDONLY);
+	state = fd < 0 ? CYCLE_IMPL_PERF_NO_SYSCTL : CYCLE_IMPL_PERF_SYSCTL_OFF;
+	if (fd >= 0) {
+		if (read((int)fd, &c, 1) != 1)
+			c = 0;
+		close((int)fd);
+	}
 	if (c != '1')
 		goto out;
 	/* Type and config 0: CPU cycles.  exclude_kernel, exclude_hv: what
@@ -1392,35 +1375,25 @@ CYCLE_IMPL_NOINLINE int cycle_impl_perf_open(void)
 	attr.flags = CYCLE_IMPL_BITFIELD(5) | CYCLE_IMPL_BITFIELD(6);
 	attr.config1 = 3;
 	/* perf_event_open(attr, this thread, any CPU, no group, CLOEXEC). */
-	fd = cycle_impl_syscall6(CYCLE_IMPL_SYS_PERF_EVENT_OPEN,
-				 (long)(uintptr_t)&attr, 0, -1, -1, 8, 0);
-	if (fd < 0) {
-		g->perf_errno = (int)-fd;
-		state = CYCLE_IMPL_PERF_OPEN_FAILED;
+	state = CYCLE_IMPL_PERF_OPEN_FAILED;
+	err = fd = cycle_impl_syscall6(241, (long)(uintptr_t)&attr, 0, -1, -1,
+				       8, 0);
+	if (fd < 0)
 		goto out;
-	}
 	state = CYCLE_IMPL_PERF_MMAP_FAILED;
-	page = cycle_impl_syscall6(CYCLE_IMPL_SYS_MMAP, 0,
-				   CYCLE_IMPL_PERF_PAGE_SIZE, 1 /* PROT_READ */,
-				   1 /* MAP_SHARED */, fd, 0);
-	if (page < 0 && page > -4096) {
-		g->perf_errno = (int)-page;
+	err = page = CYCLE_IMPL_PAGE_CALL(222, 0, 1 /* PROT_READ */,
+					  1 /* MAP_SHARED */, fd);
+	if (CYCLE_IMPL_FAILED(page))
 		goto out_close;
-	}
 	/* A child of fork() gets no copy of the event's page: it finds this
 	 * MADV_WIPEONFORK page zeroed and reads another tier instead. */
-	alive = cycle_impl_syscall6(CYCLE_IMPL_SYS_MMAP, 0,
-				    CYCLE_IMPL_PERF_PAGE_SIZE,
-				    3 /* PROT_READ | PROT_WRITE */,
-				    0x22 /* MAP_PRIVATE | MAP_ANON */, -1, 0);
-	err = alive < 0 && alive > -4096 ? alive :
-		cycle_impl_syscall6(CYCLE_IMPL_SYS_MADVISE, alive,
-				    CYCLE_IMPL_PERF_PAGE_SIZE,
-				    18 /* MADV_WIPEONFORK */, 0, 0, 0);
-	if (err != 0) {
-		g->perf_errno = (int)-err;
+	err = alive = CYCLE_IMPL_PAGE_CALL(222, 0, 3 /* PROT_READ|PROT_WRITE */,
+					   0x22 /* MAP_PRIVATE|MAP_ANON */, -1);
+	if (!CYCLE_IMPL_FAILED(alive))
+		err = CYCLE_IMPL_PAGE_CALL(233, alive, 18 /* MADV_WIPEONFORK */,
+					   0, 0);
+	if (err != 0)
 		goto out_unmap;
-	}
 	*(volatile int *)(uintptr_t)alive = 1;
 	g->perf_alive = (volatile int *)(uintptr_t)alive;
 	g->perf_fd = (int)fd;
@@ -1435,11 +1408,13 @@ CYCLE_IMPL_NOINLINE int cycle_impl_perf_open(void)
 	g->perf_opener = NULL;
 	state = CYCLE_IMPL_PERF_NO_RDPMC;
 out_unmap:
-	cycle_impl_syscall6(CYCLE_IMPL_SYS_MUNMAP, page,
-			    CYCLE_IMPL_PERF_PAGE_SIZE, 0, 0, 0, 0);
+	CYCLE_IMPL_PAGE_CALL(215, page, 0, 0, 0);
 out_close:
 	close((int)fd);
 out:
+	if (state == CYCLE_IMPL_PERF_OPEN_FAILED ||
+	    state == CYCLE_IMPL_PERF_MMAP_FAILED)
+		g->perf_errno = (int)-err;
 	CYCLE_IMPL_STORE(&g->perf_state, state, CYCLE_IMPL_RELEASE);
 	return state == CYCLE_IMPL_PERF_OPEN;
 }
@@ -1455,9 +1430,7 @@ CYCLE_IMPL_INLINE uint64_t cycle_impl_perf_read(void)
 	uint64_t v;
 	int other;
 
-	if (cycle_impl_self.perf_mine &&
-	    g->perf_opener == (const void *)&cycle_impl_self && pc &&
-	    *g->perf_alive) {
+	if (CYCLE_IMPL_PERF_MINE() && pc && *g->perf_alive) {
 		if (cycle_impl_trap_unblocked() &&
 		    cycle_impl_perf_sample(pc, &v))
 			return v;
@@ -1471,40 +1444,31 @@ CYCLE_IMPL_INLINE uint64_t cycle_impl_perf_read(void)
 }
 
 /* The guard's question: was it the mrs of a perf read that trapped? */
-CYCLE_IMPL_INLINE int cycle_impl_perf_trapped(void)
+#define cycle_impl_perf_trapped() \
+	(cycle_impl_self.perf_reading ? (cycle_impl_self.perf_trapped++, 1) : 0)
+
+/* Phase 1: skip the tier (counter i) when direct reads of PMCCNTR_EL0 move
+ * in 20 us (readable is not enough: a perf_user_access task leaves EL0
+ * access on, counter stopped): a perf cycles event would take it from them. */
+CYCLE_IMPL_INLINE int cycle_impl_perf_skipped(int start, int i)
 {
-	if (!cycle_impl_self.perf_reading)
+	uint64_t a, b, c0;
+
+	if (i != CYCLE_IMPL_PERF_INDEX || start >= i ||
+	    cycle_impl_state.status[0] != CYCLE_IMPL_AVAILABLE)
 		return 0;
-	cycle_impl_self.perf_trapped++;
-	return 1;
-}
-
-/* Whether PMCCNTR_EL0 reads directly and moves within about 20 us. */
-CYCLE_IMPL_INLINE int cycle_impl_pmu_counts(void)
-{
-	uint64_t a, b, c0 = cycle_impl_clock();
-
+	c0 = cycle_impl_clock();
 	if (!cycle_impl_probe(0, &a))
 		return 0;
 	cycle_impl_wait(c0, 20000);
-	return cycle_impl_probe(0, &b) && b != a;
-}
-
-/* Phase 1: skip the tier (counter i) when direct reads of PMCCNTR_EL0
- * count: a perf cycles event would take the counter from them.  Readable is
- * not enough: a perf_user_access task leaves EL0 access on, counter stopped. */
-CYCLE_IMPL_INLINE int cycle_impl_perf_skipped(int start, int i)
-{
-	if (i != CYCLE_IMPL_PERF_INDEX || start >= i ||
-	    cycle_impl_state.status[0] != CYCLE_IMPL_AVAILABLE ||
-	    !cycle_impl_pmu_counts())
+	if (!cycle_impl_probe(0, &b) || b == a)
 		return 0;
 	cycle_impl_state.perf_state = CYCLE_IMPL_PERF_DIRECT;
 	return 1;
 }
 
 /* After phase 1: with the event open, direct PMCCNTR_EL0 reads jump at every
- * switch, and they did not count before (cycle_impl_pmu_counts): frozen. */
+ * switch, and they did not count before (perf_skipped): frozen. */
 CYCLE_IMPL_INLINE void cycle_impl_perf_settled(void)
 {
 	if (cycle_impl_state.perf_state == CYCLE_IMPL_PERF_OPEN &&
@@ -1545,8 +1509,7 @@ CYCLE_IMPL_INLINE uint64_t cycle_impl_perf_read(void)
 #endif /* the perf tier */
 
 /* Counter index, in use in mode, was taken away (it trapped, its access bit
- * went, or it stopped): the next usable counter for good, the clock at the
- * latest.  Returns the mode now in force. */
+ * went, or it stopped): the next usable one for good; returns the new mode. */
 CYCLE_IMPL_INLINE int cycle_impl_revoke(int index, int mode, const char *why)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
@@ -1577,8 +1540,7 @@ CYCLE_IMPL_INLINE void cycle_impl_on_trap(int sig, siginfo_t *info,
 					  void *context)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
-	int saved_errno = errno;
-	int reg = 0, index, mode, active;
+	int saved_errno = errno, reg = 0, index, mode, active;
 	uint64_t value = 0;
 
 	/* The thread's record only for a read of ours: a dlopen'ed object's
@@ -1586,28 +1548,24 @@ CYCLE_IMPL_INLINE void cycle_impl_on_trap(int sig, siginfo_t *info,
 	index = cycle_impl_decode(info, context, &reg);
 	if (index < 0) {
 		cycle_impl_chain(sig, info, context);
-	} else if (index == CYCLE_IMPL_ACCESS_REGISTER) {
-		/* No PMU for this task (a hypervisor without one). */
+	} else if (index == CYCLE_IMPL_ACCESS_REGISTER ||
+		   (index == 0 && cycle_impl_perf_trapped())) {
+		/* No PMU for this task (a hypervisor without one), or a perf
+		 * read descheduled after it read the page: it asks read(). */
 		cycle_impl_complete(context, reg, 0);
-	} else if (index == 0 && cycle_impl_perf_trapped()) {
-		/* A perf read's mrs, descheduled after it read the page: the
-		 * perf read sees it counted and asks read() instead. */
-		cycle_impl_complete(context, reg, 0);
-	} else if (cycle_impl_self.probing) {
-		/* The prober sees it: nothing is revoked. */
+	} else if (cycle_impl_self.probing) { /* it sees the trap */
 		cycle_impl_self.probe_traps++;
 		cycle_impl_complete(context, reg, 0);
 	} else {
 		CYCLE_IMPL_ADD(&g->traps, 1, CYCLE_IMPL_RELAXED);
 		mode = CYCLE_IMPL_LOAD(&g->mode, CYCLE_IMPL_ACQUIRE);
-		active = CYCLE_IMPL_INDEX_OF(mode);
-		if (mode >= CYCLE_IMPL_READY && active == index &&
-		    CYCLE_IMPL_REVOCABLE(index)) {
+		if (mode >= CYCLE_IMPL_READY &&
+		    CYCLE_IMPL_INDEX_OF(mode) == index &&
+		    CYCLE_IMPL_REVOCABLE(index))
 			mode = cycle_impl_revoke(index, mode, " trapped");
-			active = CYCLE_IMPL_INDEX_OF(mode);
-		}
 		/* Else a counter of another object that was never chosen: 0,
 		 * and its caller re-checks. */
+		active = CYCLE_IMPL_INDEX_OF(mode);
 		if (mode >= CYCLE_IMPL_READY && active != index)
 			value = cycle_impl_convert(active,
 						   cycle_impl_read(active));
@@ -1627,27 +1585,21 @@ CYCLE_IMPL_INLINE int cycle_impl_probe(int index, uint64_t *value)
 	/* The clock, counters that never trap, and one the kernel says
 	 * reads (CNTVCT_EL0) need no guard. */
 	if (index >= CYCLE_IMPL_NHW || CYCLE_IMPL_TRAP_SIGNAL == 0 ||
-	    (index == CYCLE_IMPL_INLINE_INDEX && cycle_impl_quiet(index))) {
-		*value = cycle_impl_read(index);
-		return 1;
-	}
+	    (index == CYCLE_IMPL_INLINE_INDEX && cycle_impl_quiet(index)))
+		goto unguarded;
 	if (t->no_traps)
 		return 0;
 	if (!cycle_impl_install()) {
 		/* Neither the kernel (seccomp refuses PR_GET_TSC) nor the
-		 * guard answers: rdtsc is read as the classic header reads
-		 * it; nothing else is. */
+		 * guard answers: rdtsc is read as the classic header does. */
 		if (!CYCLE_IMPL_UNGUARDED_OK || index != 0)
 			return 0;
-		*value = cycle_impl_read(index);
-		return 1;
+		goto unguarded;
 	}
-	/* A PMU counter that is not granted is not even read: no trap that
-	 * another thread's SIGILL handler could receive.  PMUv3.9's
-	 * "perhaps" is read, guarded. */
-	if (index == 0 && cycle_impl_pmu_access() == CYCLE_IMPL_PMU_DENIED)
-		return 0;
-	if (CYCLE_IMPL_IS_PERF(index) && !cycle_impl_perf_open())
+	/* A PMU counter not granted is not read: no trap for another thread's
+	 * SIGILL handler.  PMUv3.9's "perhaps" is read, guarded. */
+	if ((index == 0 && cycle_impl_pmu_access() == CYCLE_IMPL_PMU_DENIED) ||
+	    (CYCLE_IMPL_IS_PERF(index) && !cycle_impl_perf_open()))
 		return 0;
 	t->probing = 1;
 	before = t->probe_traps;
@@ -1656,6 +1608,9 @@ CYCLE_IMPL_INLINE int cycle_impl_probe(int index, uint64_t *value)
 	__asm__ __volatile__("" : : : "memory");
 	t->probing = 0;
 	return t->probe_traps == before;
+unguarded:
+	*value = cycle_impl_read(index);
+	return 1;
 }
 
 /* --- The choice, in phases. ------------------------------------------- */
