@@ -1615,10 +1615,9 @@ unguarded:
 
 /* --- The choice, in phases. ------------------------------------------- */
 
-/* The environment, unless the process has privileges its invoker has not:
- * no invoker may steer its counter or write to its stderr.  glibc's
- * secure_getenv where declared; else the IDs (<sys/auxv.h> would bring all
- * of <elf.h> into the program). */
+/* getenv, but not where the process has privileges its invoker has not:
+ * glibc's secure_getenv where declared, else the IDs (<sys/auxv.h> would
+ * bring all of <elf.h> into the program). */
 CYCLE_IMPL_INLINE const char *cycle_impl_getenv(const char *name)
 {
 #if defined(__GLIBC__) && defined(__USE_GNU) && \
@@ -1752,34 +1751,7 @@ CYCLE_IMPL_INLINE double cycle_impl_time_min_for(int index, double hz)
 						: tmin;
 }
 
-/* Phase 3: the first usable counter is chosen; it defines the unit.  The
- * later ones' readings will be scaled to it and set back by 2^62 ticks
- * (ARMv7's PMCCNTR: an epoch above its 32 bits) so that an interval
- * across a switch is negative. */
-CYCLE_IMPL_INLINE int cycle_impl_pick(int start, const uint64_t *last)
-{
-	struct cycle_impl_v3_state *g = &cycle_impl_state;
-	int chosen = start, i;
-
-	while (g->status[chosen] != CYCLE_IMPL_AVAILABLE)
-		chosen++;
-	g->chosen = chosen;
-	CYCLE_IMPL_STORE(&g->narrow, CYCLE_IMPL_NARROW(chosen),
-			 CYCLE_IMPL_RELAXED);
-	g->time_min = cycle_impl_time_min_for(chosen, g->hz[chosen]);
-	for (i = chosen + 1; i < CYCLE_IMPL_NCOUNTERS; i++) {
-		if (g->status[i] != CYCLE_IMPL_AVAILABLE)
-			continue;
-		g->conv[i].origin = last[i];
-		g->conv[i].base = g->narrow ? last[chosen]
-					    : last[chosen] - CYCLE_IMPL_SETBACK;
-		g->conv[i].scale = g->hz[chosen] / g->hz[i];
-	}
-	return chosen;
-}
-
-/* CYCLE_DEBUG's line: the counter chosen, why the ones before it were
- * passed over, and a note. */
+/* CYCLE_DEBUG's line: the counter chosen, why not the ones before, a note. */
 CYCLE_IMPL_NOINLINE void cycle_impl_explain(int start, int chosen,
 					  int requested, const char *note)
 {
@@ -1808,19 +1780,50 @@ CYCLE_IMPL_NOINLINE void cycle_impl_explain(int start, int chosen,
 	cycle_impl_say(line);
 }
 
-/* The whole choice, by the thread that holds the chooser lock.  The guard
- * stays only where the counter chosen is revocable. */
+/* A choice taken over from a process that forked during it: a guard of
+ * this state may be set and unrecorded.  Something else set instead (the
+ * child wrapped what it inherited) and a guard installed now would pass a
+ * fault to each other for ever: then probe nothing that can trap. */
+CYCLE_IMPL_INLINE void cycle_impl_after_cut(void)
+{
+	struct sigaction now;
+
+	if (CYCLE_IMPL_TRAP_SIGNAL != 0 && !cycle_impl_state.installed &&
+	    cycle_impl_state.installer &&
+	    (sigaction(CYCLE_IMPL_TRAP_SIGNAL, NULL, &now) != 0 ||
+	     !cycle_impl_is_guard(&now)))
+		cycle_impl_self.no_traps = 1;
+}
+
+/* The whole choice, by the thread that holds the chooser lock.  Phase 3:
+ * the first usable counter defines the unit; the later ones' readings will
+ * be scaled to it and set back by 2^62 ticks (ARMv7's PMCCNTR: an epoch
+ * above its 32 bits), so that an interval across a switch is negative.
+ * The guard stays only where the counter chosen is revocable. */
 CYCLE_IMPL_NOINLINE void cycle_impl_choose(int configured)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	uint64_t last[CYCLE_IMPL_NCOUNTERS];
-	int requested, start, chosen, mode;
+	int mode, requested, start, chosen, i;
 
 	start = cycle_impl_choice_start(configured, &requested);
 	cycle_impl_find_readable(start);
 	cycle_impl_calibrate(start, last);
 	g->rate_known = 1;
-	chosen = cycle_impl_pick(start, last);
+	for (chosen = start; g->status[chosen] != CYCLE_IMPL_AVAILABLE;)
+		chosen++;
+	g->chosen = chosen;
+	CYCLE_IMPL_STORE(&g->narrow, CYCLE_IMPL_NARROW(chosen),
+			 CYCLE_IMPL_RELAXED);
+	g->time_min = cycle_impl_time_min_for(chosen, g->hz[chosen]);
+	for (i = chosen + 1; i < CYCLE_IMPL_NCOUNTERS; i++) {
+		if (g->status[i] != CYCLE_IMPL_AVAILABLE)
+			continue;
+		g->conv[i].origin = last[i];
+		g->conv[i].base = g->narrow ? last[chosen]
+					    : last[chosen] - CYCLE_IMPL_SETBACK;
+		g->conv[i].scale = g->hz[chosen] / g->hz[i];
+	}
 	if (!CYCLE_IMPL_REVOCABLE(chosen) || !cycle_impl_install())
 		cycle_impl_remove();
 	if (g->debug)
@@ -1832,77 +1835,31 @@ CYCLE_IMPL_NOINLINE void cycle_impl_choose(int configured)
 	CYCLE_IMPL_STORE(&g->mode, mode, CYCLE_IMPL_RELEASE);
 }
 
-/* A choice taken over from a process that forked during it: a guard of
- * this state may be set and unrecorded.  If something else is set instead
- * (the child wrapped what it inherited), a guard installed now and that
- * wrapper would pass a fault to each other for ever: then this choice
- * probes nothing that can trap. */
-CYCLE_IMPL_INLINE void cycle_impl_after_cut(void)
-{
-	struct cycle_impl_v3_state *g = &cycle_impl_state;
-	struct sigaction now;
-
-	if (CYCLE_IMPL_TRAP_SIGNAL == 0 || g->installed || !g->installer)
-		return;
-	if (sigaction(CYCLE_IMPL_TRAP_SIGNAL, NULL, &now) != 0 ||
-	    !cycle_impl_is_guard(&now))
-		cycle_impl_self.no_traps = 1;
-}
-
-/* Under the chooser lock: the choice, or the guard put back (REGUARD). */
-CYCLE_IMPL_INLINE void cycle_impl_locked(int configured, int cut)
-{
-	struct cycle_impl_v3_state *g = &cycle_impl_state;
-	int mode, index, cancel = 0;
-
-	(void)cancel;
-	/* A cancelled chooser would hold the lock for ever.  (Android's libc
-	 * has no cancellation.) */
-#if !defined(__ANDROID__)
-	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel);
+/* A cancelled chooser would hold the lock for ever (Android has none). */
+#if defined(__ANDROID__)
+#define CYCLE_IMPL_SETCANCEL(state, old) ((void)(old))
+#else
+#define CYCLE_IMPL_SETCANCEL(state, old) pthread_setcancelstate(state, old)
 #endif
-	if (cut)
-		cycle_impl_after_cut();
-	mode = CYCLE_IMPL_LOAD(&g->mode, CYCLE_IMPL_ACQUIRE);
-	if (mode == CYCLE_IMPL_REGUARD) {
-		mode = g->resume;
-		index = CYCLE_IMPL_INDEX_OF(mode);
-		if (CYCLE_IMPL_REVOCABLE(index) && !cycle_impl_install())
-			mode = CYCLE_IMPL_CONVERTED + cycle_impl_next(index, 0);
-		CYCLE_IMPL_STORE(&g->mode, mode, CYCLE_IMPL_RELEASE);
-	} else if (mode < CYCLE_IMPL_READY &&
-		   CYCLE_IMPL_CAS(&g->mode, &mode, CYCLE_IMPL_CHOOSING)) {
-		/* (A choice without probes made meanwhile stands.) */
-		cycle_impl_choose(configured);
-	}
-	CYCLE_IMPL_STORE(&g->chooser, 0, CYCLE_IMPL_RELEASE);
-#if !defined(__ANDROID__)
-	pthread_setcancelstate(cancel, NULL);
-#endif
-}
 
 /* Makes the choice or waits for the thread that does.  The lock is the pid
- * of the chooser's process: a child forked during the choice takes over
- * instead of waiting for a thread it has not got.  The chooser blocks every
- * signal but the trap signal (and a SIGSYS the program left unblocked, for
- * its seccomp filter's answers): a handler that calls getticks() can
- * neither interrupt its own choice nor wait for itself.  Waiters sleep, so
- * that a waiter of higher priority does not starve the chooser. */
+ * of the chooser's process: a child forked during the choice takes over.
+ * The chooser blocks every signal but the trap signal (and a SIGSYS left
+ * unblocked, for a seccomp filter's answers): a handler that calls
+ * getticks() can neither interrupt its own choice nor wait for itself. */
 CYCLE_IMPL_NOINLINE void cycle_impl_settle(int configured)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
-	struct timespec nap;
+	struct timespec nap = { 0, 20000 };
 	sigset_t all, old, pending;
-	int me, owner;
+	int me, owner, mode, index, cancel = 0;
 
 	while (CYCLE_IMPL_LOAD(&g->mode, CYCLE_IMPL_ACQUIRE) <
 	       CYCLE_IMPL_READY) {
 		me = (int)getpid();
 		owner = CYCLE_IMPL_LOAD(&g->chooser, CYCLE_IMPL_ACQUIRE);
 		if (owner == me) {
-			nap.tv_sec = 0;
-			nap.tv_nsec = 20000;
-			nanosleep(&nap, NULL);
+			nanosleep(&nap, NULL); /* not to starve the chooser */
 			continue;
 		}
 		sigfillset(&all);
@@ -1925,20 +1882,39 @@ CYCLE_IMPL_NOINLINE void cycle_impl_settle(int configured)
 				sigprocmask(SIG_SETMASK, &all, NULL);
 			}
 		}
-		if (CYCLE_IMPL_CAS(&g->chooser, &owner, me))
-			cycle_impl_locked(configured, owner != 0);
+		if (CYCLE_IMPL_CAS(&g->chooser, &owner, me)) {
+			CYCLE_IMPL_SETCANCEL(PTHREAD_CANCEL_DISABLE, &cancel);
+			if (owner != 0)
+				cycle_impl_after_cut();
+			/* The guard put back (REGUARD), or the choice; one
+			 * without probes made meanwhile stands. */
+			mode = CYCLE_IMPL_LOAD(&g->mode, CYCLE_IMPL_ACQUIRE);
+			if (mode == CYCLE_IMPL_REGUARD) {
+				mode = g->resume;
+				index = CYCLE_IMPL_INDEX_OF(mode);
+				if (CYCLE_IMPL_REVOCABLE(index) &&
+				    !cycle_impl_install())
+					mode = CYCLE_IMPL_CONVERTED +
+					       cycle_impl_next(index, 0);
+				CYCLE_IMPL_STORE(&g->mode, mode,
+						 CYCLE_IMPL_RELEASE);
+			} else if (mode < CYCLE_IMPL_READY &&
+				 CYCLE_IMPL_CAS(&g->mode, &mode,
+						CYCLE_IMPL_CHOOSING))
+				cycle_impl_choose(configured);
+			CYCLE_IMPL_STORE(&g->chooser, 0, CYCLE_IMPL_RELEASE);
+			CYCLE_IMPL_SETCANCEL(cancel, NULL);
+		}
 		cycle_impl_self.no_traps = 0;
 		sigprocmask(SIG_SETMASK, &old, NULL);
 	}
 }
 
-/* The choice without probes, for the configured counter that the port reads
+/* The choice without probes, of the configured counter that the port reads
  * inline when the kernel says it reads (cycle_impl_quiet): no signal action,
- * mask or lock, at most that one system call.  It only has to advance (one
- * that stands still goes the long way, which finds out).  One compare-and-
- * swap publishes it and nothing else is written, so no lock is needed:
- * TIME_MIN and the rate are derived when asked.  1 when a choice stands. */
-CYCLE_IMPL_NOINLINE int cycle_impl_quick(int configured)
+ * mask or lock.  It must advance (else the long way finds out why); one
+ * compare-and-swap publishes it: TIME_MIN and the rate are derived later. */
+CYCLE_IMPL_NOINLINE void cycle_impl_quick(int configured)
 {
 	const char *request = cycle_impl_getenv("CYCLE_COUNTER");
 	int expected = CYCLE_IMPL_UNINIT, n;
@@ -1946,31 +1922,29 @@ CYCLE_IMPL_NOINLINE int cycle_impl_quick(int configured)
 
 	if (CYCLE_IMPL_NHW == 0 || configured != CYCLE_IMPL_INLINE_INDEX ||
 	    (request && *request) || !cycle_impl_quiet(configured))
-		return 0;
+		return;
 	first = cycle_impl_hw_read(configured);
 	for (n = 0; cycle_impl_hw_read(configured) == first; n++)
 		if (n == 10000)
-			return 0;
-	if (!CYCLE_IMPL_CAS(&cycle_impl_state.mode, &expected,
-			    CYCLE_IMPL_READY + configured))
-		return expected >= CYCLE_IMPL_READY;
-	if (cycle_impl_debug_wanted())
+			return;
+	if (CYCLE_IMPL_CAS(&cycle_impl_state.mode, &expected,
+			   CYCLE_IMPL_READY + configured) &&
+	    cycle_impl_debug_wanted())
 		cycle_impl_explain(configured, configured, 0,
 			"; the kernel lets it read: no probe, no guard");
-	return 1;
 }
 
 /* Everything but the inline counter comes here. */
 CYCLE_IMPL_NOINLINE ticks cycle_impl_slow(int configured)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
-	int mode = CYCLE_IMPL_LOAD(&g->mode, CYCLE_IMPL_ACQUIRE);
-	int index;
+	int mode = CYCLE_IMPL_LOAD(&g->mode, CYCLE_IMPL_ACQUIRE), index;
 	uint64_t v;
 
 	if (mode < CYCLE_IMPL_READY) {
-		if (mode != CYCLE_IMPL_UNINIT || !cycle_impl_quick(configured))
-			cycle_impl_settle(configured);
+		if (mode == CYCLE_IMPL_UNINIT)
+			cycle_impl_quick(configured);
+		cycle_impl_settle(configured); /* at once if that one stands */
 		mode = CYCLE_IMPL_LOAD(&g->mode, CYCLE_IMPL_ACQUIRE);
 	}
 	if (CYCLE_IMPL_NHW > 0 &&
@@ -1985,10 +1959,8 @@ CYCLE_IMPL_NOINLINE ticks cycle_impl_slow(int configured)
 		return cycle_impl_convert(index, cycle_impl_read(index));
 	}
 	/* Access taken back (perf, hotplug, idle) is seen before the read,
-	 * which then need not trap.  PMUv3.9's UEN cannot tell: the read goes
-	 * ahead, and the guard answers it if PMUACR_EL1 denies it. */
-	if (index == 0 &&
-	    cycle_impl_pmu_access() == CYCLE_IMPL_PMU_DENIED) {
+	 * which then need not trap; PMUv3.9's "perhaps" reads, guarded. */
+	if (index == 0 && cycle_impl_pmu_access() == CYCLE_IMPL_PMU_DENIED) {
 		cycle_impl_revoke(0, mode, " is no longer granted");
 		return cycle_impl_slow(configured);
 	}
