@@ -737,8 +737,10 @@ CYCLE_IMPL_INLINE int cycle_impl_sync_cas(int *p, int *expected, int desired)
 #else
 #define CYCLE_IMPL_LIKELY(x) __builtin_expect(!!(x), 1)
 #endif
-/* The large, rarely called functions. */
+/* The large, rarely called functions; COLD: those that run once per
+ * process or at a trap, made small rather than fast. */
 #define CYCLE_IMPL_NOINLINE static __attribute__((noinline, unused))
+#define CYCLE_IMPL_COLD static __attribute__((noinline, unused, cold))
 /* XSI flags a strict POSIX mode may not name (Linux's values).  Bit 31 is
  * unsigned beside the int sa_flags: they are handled as unsigned, which
  * -Wsign-conversion accepts. */
@@ -963,7 +965,7 @@ CYCLE_IMPL_INLINE int cycle_impl_lookup(const char *name)
 
 /* CYCLE_DEBUG's lines, built without stdio (handlers build them too; strict
  * modes hide snprintf), written at once.  Not inlined: a dozen calls. */
-CYCLE_IMPL_NOINLINE void cycle_impl_cat(char *buf, size_t size, size_t *n,
+CYCLE_IMPL_COLD void cycle_impl_cat(char *buf, size_t size, size_t *n,
 				      const char *text)
 {
 	while (*text && *n + 1 < size)
@@ -1053,7 +1055,7 @@ CYCLE_IMPL_INLINE int cycle_impl_trap_unblocked(void)
 }
 
 CYCLE_IMPL_INLINE uint64_t cycle_impl_perf_read(void);
-CYCLE_IMPL_INLINE int cycle_impl_probe(int index, uint64_t *value);
+CYCLE_IMPL_COLD int cycle_impl_probe(int index, uint64_t *value);
 
 /* A raw reading of counter index (ns for the clock); callers guard it. */
 CYCLE_IMPL_INLINE uint64_t cycle_impl_read(int index)
@@ -1102,7 +1104,7 @@ CYCLE_IMPL_INLINE int cycle_impl_is_handler(const struct sigaction *sa,
 	return h && (sa->sa_flags & SA_SIGINFO) && sa->sa_sigaction == h;
 }
 
-CYCLE_IMPL_INLINE void cycle_impl_on_trap(int sig, siginfo_t *info,
+CYCLE_IMPL_COLD void cycle_impl_on_trap(int sig, siginfo_t *info,
 					  void *context);
 /* A guard of this state (this file's, the installed or the last one set)
  * is never chained to: two guards would pass a fault back and forth. */
@@ -1114,7 +1116,7 @@ CYCLE_IMPL_INLINE int cycle_impl_is_guard(const struct sigaction *sa)
 }
 
 /* What the kernel would have done with the program's own action. */
-CYCLE_IMPL_INLINE void cycle_impl_chain(int sig, siginfo_t *info,
+CYCLE_IMPL_COLD void cycle_impl_chain(int sig, siginfo_t *info,
 					void *context)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
@@ -1177,12 +1179,12 @@ CYCLE_IMPL_INLINE const void *cycle_impl_object(void)
  * installer names: a file that never installs a guard has neither (at -O1
  * and up; GCC keeps the pointer at -O0).  A destructor attribute would put
  * it in every file. */
-CYCLE_IMPL_INLINE void cycle_impl_unload(void);
+CYCLE_IMPL_COLD void cycle_impl_unload(void);
 static void (*cycle_impl_unload_entry)(void)
 	__attribute__((section(".fini_array"), unused)) = cycle_impl_unload;
 
 /* Installs this object's guard unless one is installed; 1 when one is. */
-CYCLE_IMPL_INLINE int cycle_impl_install(void)
+CYCLE_IMPL_COLD int cycle_impl_install(void)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	struct sigaction sa, prev, seen;
@@ -1225,7 +1227,7 @@ CYCLE_IMPL_INLINE int cycle_impl_install(void)
 /* Gives the program its action back if ours is still set; 1 when it did.
  * The guard is forgotten first: a child forked in between finds one set and
  * none recorded (cycle_impl_after_cut), never one recorded and gone. */
-CYCLE_IMPL_INLINE int cycle_impl_remove(void)
+CYCLE_IMPL_COLD int cycle_impl_remove(void)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	cycle_impl_handler mine = g->installed;
@@ -1347,7 +1349,7 @@ CYCLE_IMPL_INLINE const char *cycle_impl_perf_reason(int state)
 /* Opens the event for the calling thread, once per process; returns 1 when
  * this thread can read the tier.  The guard must be installed.  No stdio:
  * the choice may run in a signal handler. */
-CYCLE_IMPL_NOINLINE int cycle_impl_perf_open(void)
+CYCLE_IMPL_COLD int cycle_impl_perf_open(void)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	struct cycle_impl_perf_attr attr;
@@ -1510,7 +1512,7 @@ CYCLE_IMPL_INLINE uint64_t cycle_impl_perf_read(void)
 
 /* Counter index, in use in mode, was taken away (it trapped, its access bit
  * went, or it stopped): the next usable one for good; returns the new mode. */
-CYCLE_IMPL_INLINE int cycle_impl_revoke(int index, int mode, const char *why)
+CYCLE_IMPL_COLD int cycle_impl_revoke(int index, int mode, const char *why)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	int next = cycle_impl_next(index, 0);
@@ -1536,7 +1538,7 @@ CYCLE_IMPL_INLINE int cycle_impl_revoke(int index, int mode, const char *why)
 
 /* The guard itself.  What it completes reads 0 unless the counter in use
  * was revoked: then the next counter's reading, converted. */
-CYCLE_IMPL_INLINE void cycle_impl_on_trap(int sig, siginfo_t *info,
+CYCLE_IMPL_COLD void cycle_impl_on_trap(int sig, siginfo_t *info,
 					  void *context)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
@@ -1576,7 +1578,7 @@ CYCLE_IMPL_INLINE void cycle_impl_on_trap(int sig, siginfo_t *info,
 
 /* Reads counter index under the guard; 0 (and *value 0) when it trapped or
  * was not read.  Revokes nothing. */
-CYCLE_IMPL_INLINE int cycle_impl_probe(int index, uint64_t *value)
+CYCLE_IMPL_COLD int cycle_impl_probe(int index, uint64_t *value)
 {
 	struct cycle_impl_v3_thread *t = &cycle_impl_self;
 	unsigned before;
@@ -1752,7 +1754,7 @@ CYCLE_IMPL_INLINE double cycle_impl_time_min_for(int index, double hz)
 }
 
 /* CYCLE_DEBUG's line: the counter chosen, why not the ones before, a note. */
-CYCLE_IMPL_NOINLINE void cycle_impl_explain(int start, int chosen,
+CYCLE_IMPL_COLD void cycle_impl_explain(int start, int chosen,
 					  int requested, const char *note)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
@@ -1800,7 +1802,7 @@ CYCLE_IMPL_INLINE void cycle_impl_after_cut(void)
  * be scaled to it and set back by 2^62 ticks (ARMv7's PMCCNTR: an epoch
  * above its 32 bits), so that an interval across a switch is negative.
  * The guard stays only where the counter chosen is revocable. */
-CYCLE_IMPL_NOINLINE void cycle_impl_choose(int configured)
+CYCLE_IMPL_COLD void cycle_impl_choose(int configured)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	uint64_t last[CYCLE_IMPL_NCOUNTERS];
@@ -1847,7 +1849,7 @@ CYCLE_IMPL_NOINLINE void cycle_impl_choose(int configured)
  * The chooser blocks every signal but the trap signal (and a SIGSYS left
  * unblocked, for a seccomp filter's answers): a handler that calls
  * getticks() can neither interrupt its own choice nor wait for itself. */
-CYCLE_IMPL_NOINLINE void cycle_impl_settle(int configured)
+CYCLE_IMPL_COLD void cycle_impl_settle(int configured)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	struct timespec nap = { 0, 20000 };
@@ -1914,7 +1916,7 @@ CYCLE_IMPL_NOINLINE void cycle_impl_settle(int configured)
  * inline when the kernel says it reads (cycle_impl_quiet): no signal action,
  * mask or lock.  It must advance (else the long way finds out why); one
  * compare-and-swap publishes it: TIME_MIN and the rate are derived later. */
-CYCLE_IMPL_NOINLINE void cycle_impl_quick(int configured)
+CYCLE_IMPL_COLD void cycle_impl_quick(int configured)
 {
 	const char *request = cycle_impl_getenv("CYCLE_COUNTER");
 	int expected = CYCLE_IMPL_UNINIT, n;
@@ -1993,7 +1995,7 @@ CYCLE_IMPL_NOINLINE ticks cycle_impl_slow(int configured)
  * into unmapped code: the first destructor of the object that set the last
  * guard (cycle_impl_object) takes it away, and the next getticks() of an
  * object that stays puts its own back (REGUARD). */
-CYCLE_IMPL_INLINE void cycle_impl_unload(void)
+CYCLE_IMPL_COLD void cycle_impl_unload(void)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	cycle_impl_handler mine = g->installer;
@@ -2059,7 +2061,7 @@ CYCLE_IMPL_NOINLINE double cycle_impl_measure(int i)
  * first time it is asked (200 us against the clock).  One thread publishes
  * it, marked with its pid meanwhile: others measure their own until then,
  * and a child forked during it takes over. */
-CYCLE_IMPL_NOINLINE double cycle_impl_rate(int chosen)
+CYCLE_IMPL_COLD double cycle_impl_rate(int chosen)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	int state = CYCLE_IMPL_LOAD(&g->rate_known, CYCLE_IMPL_ACQUIRE);
