@@ -1175,13 +1175,15 @@ CYCLE_IMPL_INLINE const void *cycle_impl_object(void)
 	return &__dso_handle;
 }
 
-/* That destructor, listed in .fini_array by a pointer that only the guard's
- * installer names: a file that never installs a guard has neither (at -O1
- * and up; GCC keeps the pointer at -O0).  A destructor attribute would put
- * it in every file. */
+/* That destructor, listed by a pointer that only the guard's installer
+ * names: a file that never installs a guard has neither (at -O1 and up;
+ * GCC keeps the pointer at -O0), where a destructor attribute would put it
+ * in every file.  Priority 100 runs it after the object's own destructors,
+ * C++ statics and atexit handlers, any of which may call getticks() and
+ * would otherwise put the guard back into code about to be unmapped. */
 CYCLE_IMPL_COLD void cycle_impl_unload(void);
 static void (*cycle_impl_unload_entry)(void)
-	__attribute__((section(".fini_array"), unused)) = cycle_impl_unload;
+	__attribute__((section(".fini_array.00100"), unused)) = cycle_impl_unload;
 
 /* Installs this object's guard unless one is installed; 1 when one is. */
 CYCLE_IMPL_COLD int cycle_impl_install(void)

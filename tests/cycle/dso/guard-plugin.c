@@ -21,3 +21,26 @@ void plugin_drop_guard(void)
 {
 	cycle_impl_remove();
 }
+
+#ifdef PLUGIN_TIMES_AT_UNLOAD
+/* A plugin whose own teardown times something at dlclose: a destructor of
+ * this file, and a handler registered with atexit(), which a shared object
+ * runs at its dlclose.  Either may put the guard back (REGUARD) after the
+ * header's destructor took it away, unless that destructor runs last. */
+static volatile ticks plugin_last;
+
+static void plugin_time(void)
+{
+	plugin_last = getticks();
+}
+
+__attribute__((constructor)) static void plugin_hello(void)
+{
+	atexit(plugin_time);
+}
+
+__attribute__((destructor)) static void plugin_bye(void)
+{
+	plugin_time();
+}
+#endif
