@@ -1846,6 +1846,32 @@ CYCLE_IMPL_COLD void cycle_impl_choose(int configured)
 #define CYCLE_IMPL_SETCANCEL(state, old) pthread_setcancelstate(state, old)
 #endif
 
+/* Under the chooser lock (cut: taken over from a forked chooser): the guard
+ * put back (REGUARD), or the choice; one without probes made meanwhile
+ * stands. */
+CYCLE_IMPL_INLINE void cycle_impl_locked(int configured, int cut)
+{
+	struct cycle_impl_v3_state *g = &cycle_impl_state;
+	int mode, index, cancel = 0;
+
+	CYCLE_IMPL_SETCANCEL(PTHREAD_CANCEL_DISABLE, &cancel);
+	if (cut)
+		cycle_impl_after_cut();
+	mode = CYCLE_IMPL_LOAD(&g->mode, CYCLE_IMPL_ACQUIRE);
+	if (mode == CYCLE_IMPL_REGUARD) {
+		mode = g->resume;
+		index = CYCLE_IMPL_INDEX_OF(mode);
+		if (CYCLE_IMPL_REVOCABLE(index) && !cycle_impl_install())
+			mode = CYCLE_IMPL_CONVERTED + cycle_impl_next(index, 0);
+		CYCLE_IMPL_STORE(&g->mode, mode, CYCLE_IMPL_RELEASE);
+	} else if (mode < CYCLE_IMPL_READY &&
+		   CYCLE_IMPL_CAS(&g->mode, &mode, CYCLE_IMPL_CHOOSING)) {
+		cycle_impl_choose(configured);
+	}
+	CYCLE_IMPL_STORE(&g->chooser, 0, CYCLE_IMPL_RELEASE);
+	CYCLE_IMPL_SETCANCEL(cancel, NULL);
+}
+
 /* Makes the choice or waits for the thread that does.  The lock is the pid
  * of the chooser's process: a child forked during the choice takes over.
  * The chooser blocks every signal but the trap signal (and a SIGSYS left
@@ -1856,7 +1882,7 @@ CYCLE_IMPL_COLD void cycle_impl_settle(int configured)
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	struct timespec nap = { 0, 20000 };
 	sigset_t all, old, pending;
-	int me, owner, mode, index, cancel = 0;
+	int me, owner;
 
 	while (CYCLE_IMPL_LOAD(&g->mode, CYCLE_IMPL_ACQUIRE) <
 	       CYCLE_IMPL_READY) {
@@ -1886,29 +1912,8 @@ CYCLE_IMPL_COLD void cycle_impl_settle(int configured)
 				sigprocmask(SIG_SETMASK, &all, NULL);
 			}
 		}
-		if (CYCLE_IMPL_CAS(&g->chooser, &owner, me)) {
-			CYCLE_IMPL_SETCANCEL(PTHREAD_CANCEL_DISABLE, &cancel);
-			if (owner != 0)
-				cycle_impl_after_cut();
-			/* The guard put back (REGUARD), or the choice; one
-			 * without probes made meanwhile stands. */
-			mode = CYCLE_IMPL_LOAD(&g->mode, CYCLE_IMPL_ACQUIRE);
-			if (mode == CYCLE_IMPL_REGUARD) {
-				mode = g->resume;
-				index = CYCLE_IMPL_INDEX_OF(mode);
-				if (CYCLE_IMPL_REVOCABLE(index) &&
-				    !cycle_impl_install())
-					mode = CYCLE_IMPL_CONVERTED +
-					       cycle_impl_next(index, 0);
-				CYCLE_IMPL_STORE(&g->mode, mode,
-						 CYCLE_IMPL_RELEASE);
-			} else if (mode < CYCLE_IMPL_READY &&
-				 CYCLE_IMPL_CAS(&g->mode, &mode,
-						CYCLE_IMPL_CHOOSING))
-				cycle_impl_choose(configured);
-			CYCLE_IMPL_STORE(&g->chooser, 0, CYCLE_IMPL_RELEASE);
-			CYCLE_IMPL_SETCANCEL(cancel, NULL);
-		}
+		if (CYCLE_IMPL_CAS(&g->chooser, &owner, me))
+			cycle_impl_locked(configured, owner != 0);
 		cycle_impl_self.no_traps = 0;
 		sigprocmask(SIG_SETMASK, &old, NULL);
 	}
