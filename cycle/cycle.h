@@ -94,15 +94,16 @@
  * (rdtsc also asks prctl(PR_GET_TSC)).  Otherwise each candidate is read
  * under a temporary SIGILL handler, the guard, which recognises this
  * header's counter instructions and steps over them; the first that reads
- * and advances is chosen.  The guard stays only where the counter chosen
- * is one something outside the program can revoke (PMU counters, rdcycle);
- * a read that traps then gets the next counter's reading, and the process
- * uses that counter for good (the guard stays, for reads in flight).  One state per process (per group of objects that
- * see each other's symbols: cycle_impl_v3_n* and cycle_impl_v3_t* are the
- * only exported names).  Then getticks() is one load of a hidden flag and
- * a compare before an inline read of the kernel-kept counters, a call for
- * the others; it is async-signal-safe.  The program's signal actions and
- * masks are left as they were, except for the guard while it is needed.
+ * and advances is chosen.  The guard stays where the counter chosen is one
+ * something outside the program can revoke (PMU counters, rdcycle), also
+ * after a read of it traps: that read gets the next counter's reading, and
+ * the process uses that counter for good.  One state per process (per
+ * group of objects that see each other's symbols: cycle_impl_v3_n* and
+ * cycle_impl_v3_t* are the only exported names).  Then getticks() is one
+ * load of a hidden flag and a compare before an inline read of the
+ * kernel-kept counters, a call for the others; it is async-signal-safe.
+ * The program's signal actions and masks are left as they were, except
+ * for the guard while it is needed.
  *
  * Without the engine (not Linux, not GCC or Clang, a strict ISO mode that
  * hides sigaction, or an architecture whose counter Linux never takes
@@ -124,9 +125,6 @@
  *   - A seccomp SIGSYS during the choice goes to the program's handler,
  *     which must not call getticks().
  *   - A trap signal already pending at the first call: clock_gettime.
- *
- * Adding a port: one block in the PORTS section fills the hooks listed at
- * its top; the engine names no architecture.
  */
 #ifndef CYCLE_H_INCLUDED
 #define CYCLE_H_INCLUDED
@@ -142,10 +140,8 @@
 #define CYCLE_IMPL_INLINE static
 #endif
 
-/* Architectures whose counter Linux leaves readable at user level with no
- * way to take it back (no sysctl, prctl or PMU that perf claims): FFTW's
- * classic block is enough there, and the engine is not compiled.  The MIPS
- * ZBUS timer only where the build asked for it. */
+/* Counters Linux leaves readable with no way to take them back (no sysctl,
+ * prctl or PMU that perf claims): FFTW's block suffices, no engine. */
 #if defined(__sparc_v9__) || defined(__alpha__) || defined(__hppa__) || \
 	defined(__ia64__) || defined(__loongarch64) || defined(__e2k__) || \
 	(defined(__riscv) && defined(__riscv_xlen) && __riscv_xlen == 32) || \
@@ -173,11 +169,9 @@
 #endif
 
 /* ==========================================================================
- * THE API (the manual above says what each name means)
- * ==========================================================================
- * The engine: Linux, GCC or Clang, POSIX visible, not a classic CPU.
- * Without it, everything comes from the first of FFTW's blocks whose
- * condition holds, at the end of this file. */
+ * THE API (the manual above), with the engine: Linux, GCC or Clang, POSIX
+ * visible, not a classic CPU.  Without it: FFTW's blocks, at the end.
+ * ========================================================================== */
 #if defined(__linux__) && defined(__GNUC__) && defined(SA_SIGINFO) && \
 	defined(CLOCK_MONOTONIC) && !defined(CYCLE_IMPL_CLASSIC)
 #define CYCLE_IMPL_ENGINE 1
@@ -213,8 +207,7 @@ CYCLE_IMPL_INLINE double cycle_ticks_per_second(void);
 		} while ((hi) != cycle_impl_hi2); \
 	} while (0)
 
-/* The rate of AArch64's virtual count: the engine's port and the blocks
- * without the engine read it. */
+/* CNTVCT_EL0's rate: for the port and for the blocks without the engine. */
 #if defined(__aarch64__)
 CYCLE_IMPL_INLINE double cycle_impl_cntfrq_el0(void)
 {
@@ -229,8 +222,8 @@ CYCLE_IMPL_INLINE double cycle_impl_cntfrq_el0(void)
 
 /* ------------------------------------------------------------------------
  * PORTS.  One block per architecture (nothing else in the engine names
- * one) defines its chain's counters (clock_gettime, always last, is the
- * engine's) and the hooks that the defaults after the blocks describe.
+ * one) fills the hooks that the defaults after the blocks describe; the
+ * engine adds clock_gettime to every chain.
  * ---------------------------------------------------------------------- */
 
 /* PMUSERENR(_EL0), readable at EL0, on cycle counter reads: EN (bit 0)
@@ -257,10 +250,7 @@ CYCLE_IMPL_INLINE int cycle_impl_userenr_grant(unsigned long userenr)
 #endif
 
 #if defined(__aarch64__)
-/* AArch64: the PMU cycle counter, the same counter through a perf event
- * (kernel.perf_user_access=1, Linux 5.17+; read by the engine's perf tier,
- * not by an instruction), and the generic timer's virtual count. */
-#define CYCLE_IMPL_PORT_AARCH64 1
+/* AArch64: PMCCNTR_EL0_perf is the engine's perf tier, not an instruction. */
 #define CYCLE_IMPL_NHW 3
 #define CYCLE_IMPL_NAMES "PMCCNTR_EL0\0PMCCNTR_EL0_perf\0CNTVCT_EL0\0"
 #define CYCLE_IMPL_PERF_INDEX 1
@@ -316,7 +306,6 @@ CYCLE_IMPL_INLINE void cycle_impl_complete_insn(struct cycle_impl_regs *r,
 /* 32-bit ARMv7-A and later: CP15 PMU cycle counter and generic timer.  No
  * quiet hook: a core may lack the timer and qemu-arm traps it, so the
  * choice probes. */
-#define CYCLE_IMPL_PORT_ARMV7 1
 #define CYCLE_IMPL_NHW 2
 #define CYCLE_IMPL_NAMES "PMCCNTR\0CNTVCT\0"
 #define CYCLE_IMPL_INLINE_INDEX 1
@@ -395,7 +384,6 @@ CYCLE_IMPL_INLINE void cycle_impl_complete_insn(struct cycle_impl_regs *r,
 /* x86: rdtsc faults (SIGSEGV) only where the process set PR_TSC_SIGSEGV, so
  * no guard stays after the first call (as in the classic header).  Read as
  * "ds rdtsc" (3e 0f 31; a no-op prefix): the guard completes only ours. */
-#define CYCLE_IMPL_PORT_X86 1
 #define CYCLE_IMPL_NHW 1
 #define CYCLE_IMPL_NAMES "rdtsc\0"
 #define CYCLE_IMPL_INLINE_INDEX 0
@@ -477,11 +465,9 @@ CYCLE_IMPL_INLINE void cycle_impl_complete_insn(struct cycle_impl_regs *r,
 }
 
 #elif defined(__riscv) && __riscv_xlen == 64
-/* RISC-V: Linux 6.6+ makes rdcycle trap by default (and the sysctl
- * kernel.perf_user_access can take it back at any time); rdtime does not.
- * So the chain starts at rdtime, as FFTW does (d46ecddd), with no handler
- * installed, unless HAVE_RISCV_RDCYCLE (or CYCLE_COUNTER=rdcycle). */
-#define CYCLE_IMPL_PORT_RISCV 1
+/* RISC-V: rdcycle traps by default since Linux 6.6, and a sysctl can take
+ * it back; rdtime never: the chain starts there, with no handler installed,
+ * as FFTW does (d46ecddd), unless HAVE_RISCV_RDCYCLE or CYCLE_COUNTER. */
 #define CYCLE_IMPL_NHW 2
 #define CYCLE_IMPL_NAMES "rdcycle\0rdtime\0"
 #define CYCLE_IMPL_INLINE_INDEX 1
@@ -530,7 +516,6 @@ CYCLE_IMPL_INLINE void cycle_impl_complete_insn(struct cycle_impl_regs *r,
 
 #elif defined(__powerpc__) || defined(__ppc__)
 /* PowerPC: the time base, which never traps. */
-#define CYCLE_IMPL_PORT_PPC 1
 #define CYCLE_IMPL_NHW 1
 #define CYCLE_IMPL_NAMES "mftb\0"
 #define CYCLE_IMPL_INLINE_INDEX 0
@@ -552,7 +537,6 @@ CYCLE_IMPL_INLINE uint64_t cycle_impl_hw_read(int i)
 
 #elif defined(__s390x__)
 /* s390x: the TOD clock, which never traps. */
-#define CYCLE_IMPL_PORT_S390 1
 #define CYCLE_IMPL_NHW 1
 #define CYCLE_IMPL_NAMES "stckf\0"
 #define CYCLE_IMPL_INLINE_INDEX 0
@@ -690,11 +674,9 @@ CYCLE_IMPL_INLINE int cycle_impl_decode(const siginfo_t *info, void *context,
 #define CYCLE_IMPL_PERF_DIRECT 7     /* not tried: PMCCNTR_EL0 reads directly */
 #define CYCLE_IMPL_PERF_BUSY (-1)    /* being opened */
 
-/* The choice watches counters advance for 200 us: thousands of ticks of a
- * 24 MHz timer, too short to be noticed. */
+/* The choice's spin: thousands of ticks of a 24 MHz timer, unnoticed. */
 #define CYCLE_IMPL_CALIBRATE_NS 200000
-/* TIME_MIN for clocks: 2 us of ticks (FFTW's 5000 x86 cycles at 2.5 GHz),
- * never less than FFTW's 100. */
+/* TIME_MIN for clocks: 2 us is FFTW's 5000 x86 cycles at 2.5 GHz. */
 #define CYCLE_IMPL_TIME_MIN_S 2e-6
 #define CYCLE_IMPL_TIME_MIN_TICKS 100.0
 /* Readings after a revocation are set back by 2^62 ticks: an interval
@@ -742,8 +724,7 @@ CYCLE_IMPL_INLINE int cycle_impl_sync_cas(int *p, int *expected, int desired)
 #define CYCLE_IMPL_NOINLINE static __attribute__((noinline, unused))
 #define CYCLE_IMPL_COLD static __attribute__((noinline, unused, cold))
 /* XSI flags a strict POSIX mode may not name (Linux's values).  Bit 31 is
- * unsigned beside the int sa_flags: they are handled as unsigned, which
- * -Wsign-conversion accepts. */
+ * unsigned, so sa_flags is handled as unsigned (-Wsign-conversion). */
 #ifdef SA_RESETHAND
 #define CYCLE_IMPL_SA_RESETHAND SA_RESETHAND
 #else
@@ -767,8 +748,7 @@ typedef void (*cycle_impl_handler)(int, siginfo_t *, void *);
 
 /* The state the process shares: one choice, one unit, one guard.  Its name
  * carries the layout's version and the number of hardware counters (ARMv6
- * and ARMv7 builds differ): a header with another layout uses another name
- * and keeps its own state in the same process. */
+ * and ARMv7 builds differ), so that another layout keeps its own state. */
 struct cycle_impl_v3_state {
 	int mode;     /* see CYCLE_IMPL_READY */
 	int resume;   /* the mode that REGUARD goes back to */
@@ -820,17 +800,14 @@ struct cycle_impl_v3_thread {
 #define cycle_impl_self CYCLE_IMPL_PASTE(cycle_impl_v3_t, CYCLE_IMPL_NHW)
 #define cycle_impl_fast CYCLE_IMPL_PASTE(cycle_impl_v3_f, CYCLE_IMPL_NHW)
 
-/* One state and one per-thread record per program or shared object, however
- * many files include this header ("Several copies in one process" in
- * PERFORMANCE_COUNTERS.md).  A weak definition merges the symbol, not the
- * storage, so each file defines them in a form the linker folds into one:
- * the state a common symbol (GCC, whatever -fno-common says) or a selectany
- * one (Clang), with the file's visibility; the thread record a COMDAT in
- * .tbss, with GCC written for the assembler (GCC's TLS commons survive
- * neither -flto nor ld.lld).  And cycle_impl_fast, hidden: set once the
- * mode is READY + the inline counter, which nothing changes afterwards;
- * getticks() tests it with one PC-relative load, where the shared state
- * would cost a GOT load more in position-independent code. */
+/* One state and one per-thread record per program or shared object
+ * (PERFORMANCE_COUNTERS.md, "Several copies in one process"): a weak
+ * definition would keep every file's storage, so each file defines them
+ * in a form the linker folds into one, with the file's visibility; with
+ * GCC the record is written for the assembler (its TLS commons survive
+ * neither -flto nor ld.lld).  cycle_impl_fast, hidden, is set once the
+ * mode is READY + the inline counter, for good: getticks() tests it with
+ * one PC-relative load, where the shared state costs a GOT load more. */
 #define CYCLE_IMPL_STR2(x) #x
 #define CYCLE_IMPL_STR(x) CYCLE_IMPL_STR2(x)
 #ifdef __cplusplus
@@ -899,8 +876,7 @@ CYCLE_IMPL_INLINE int *cycle_impl_fast_address(void)
 #define cycle_impl_fast_address() (&cycle_impl_fast)
 #endif
 
-/* One load and one compare before the inline counter; everything else,
- * the first call included, goes through cycle_impl_slow(). */
+/* All but the inline counter (the first call too): cycle_impl_slow(). */
 CYCLE_IMPL_INLINE ticks getticks(void)
 {
 #if CYCLE_IMPL_NHW > 0
@@ -912,11 +888,8 @@ CYCLE_IMPL_INLINE ticks getticks(void)
 }
 
 /* A modular difference: it survives a wrap, and an interval across a
- * revocation comes out negative (cycle_impl_convert).  ARMv7's 32-bit
- * PMCCNTR: readings are the low 32 bits and a replacement's carry an
- * epoch above them; within an epoch the difference is unsigned, since a
- * negative one makes FFTW measure again, for ever for a plan that runs
- * longer than 2^31 cycles. */
+ * revocation is negative (cycle_impl_convert).  ARMv7's narrow ticks:
+ * unsigned within an epoch (PERFORMANCE_COUNTERS.md, "Units"). */
 CYCLE_IMPL_INLINE double elapsed(ticks t1, ticks t0)
 {
 #if defined(CYCLE_IMPL_HAS_NARROW)
@@ -963,8 +936,7 @@ CYCLE_IMPL_INLINE int cycle_impl_lookup(const char *name)
 	return -1;
 }
 
-/* CYCLE_DEBUG's lines, built without stdio (handlers build them too; strict
- * modes hide snprintf), written at once.  Not inlined: a dozen calls. */
+/* CYCLE_DEBUG's lines, without stdio (handlers; strict modes hide snprintf). */
 CYCLE_IMPL_COLD void cycle_impl_cat(char *buf, size_t size, size_t *n,
 				      const char *text)
 {
@@ -992,24 +964,19 @@ CYCLE_IMPL_INLINE void cycle_impl_cat_value(char *buf, size_t size,
 }
 
 CYCLE_IMPL_INLINE void cycle_impl_cat_int(char *buf, size_t size, size_t *n,
-					  long value)
+					  unsigned long v)
 {
 	char digits[24], *p = digits + sizeof(digits) - 1;
-	unsigned long v = value < 0 ? 0ul - (unsigned long)value
-				    : (unsigned long)value;
 
 	*p = '\0';
 	do
 		*--p = (char)('0' + v % 10);
 	while ((v /= 10) != 0);
-	if (value < 0)
-		*--p = '-';
 	cycle_impl_cat(buf, size, n, p);
 }
 
-/* clock_gettime.  Where the vDSO reads counter 0 (x86: rdtsc, which faults
- * where the process turned it off) the system call answers, unless counter
- * 0 is known to work and is in use. */
+/* clock_gettime; where the vDSO reads counter 0 (x86: rdtsc, which faults
+ * where turned off) the system call, unless counter 0 works and is in use. */
 CYCLE_IMPL_INLINE uint64_t cycle_impl_clock(void)
 {
 	struct timespec ts = {0, 0};
@@ -1161,10 +1128,9 @@ CYCLE_IMPL_COLD void cycle_impl_chain(int sig, siginfo_t *info,
 	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
-/* The program or shared object this file is in, known by its __dso_handle
- * (one each, for __cxa_atexit): the guard's owner, whose destructor takes
- * it away at dlclose, without naming the guard's code (that would pull the
- * engine into files that never read a counter). */
+/* The program or shared object this file is in, the guard's owner, known
+ * by its __dso_handle (one each, for __cxa_atexit), not by the guard's code
+ * (that would pull the engine into files that never read a counter). */
 #ifdef __cplusplus
 extern "C" void *__dso_handle __attribute__((weak, visibility("hidden")));
 #else
@@ -1175,12 +1141,10 @@ CYCLE_IMPL_INLINE const void *cycle_impl_object(void)
 	return &__dso_handle;
 }
 
-/* That destructor, listed by a pointer that only the guard's installer
- * names: a file that never installs a guard has neither (at -O1 and up;
- * GCC keeps the pointer at -O0), where a destructor attribute would put it
- * in every file.  Priority 100 runs it after the object's own destructors,
- * C++ statics and atexit handlers, any of which may call getticks() and
- * would otherwise put the guard back into code about to be unmapped. */
+/* Its destructor, listed by a pointer only the guard's installer names (no
+ * code where nothing installs one), runs last in the object: a getticks()
+ * after it would put the guard back into code about to be unmapped
+ * (PERFORMANCE_COUNTERS.md, "Costs"). */
 CYCLE_IMPL_COLD void cycle_impl_unload(void);
 static void (*cycle_impl_unload_entry)(void)
 	__attribute__((section(".fini_array.00100"), unused)) = cycle_impl_unload;
@@ -1245,11 +1209,9 @@ CYCLE_IMPL_COLD int cycle_impl_remove(void)
 
 #if defined(CYCLE_IMPL_PERF_INDEX)
 /* --- The perf tier (aarch64): PMCCNTR_EL0 read through a perf event. -----
- * With kernel.perf_user_access=1 (Linux 5.17+) a task holding a readable
- * event may read PMCCNTR_EL0; the event's page says, under a seqlock, if the
- * event sits there now (index 32) and what to add (PERFORMANCE_COUNTERS.md,
- * "The perf tier").  No kernel header: the heads of perf_event_attr (to
- * config1, PERF_ATTR_SIZE_VER0) and perf_event_mmap_page follow. */
+ * PERFORMANCE_COUNTERS.md, "The perf tier".  No kernel header: the heads of
+ * perf_event_attr (to config1, PERF_ATTR_SIZE_VER0) and perf_event_mmap_page
+ * follow. */
 struct cycle_impl_perf_attr {
 	uint32_t type, size;
 	uint64_t config, sample_period, sample_type, read_format, flags;
@@ -1416,16 +1378,13 @@ out_unmap:
 out_close:
 	close((int)fd);
 out:
-	if (state == CYCLE_IMPL_PERF_OPEN_FAILED ||
-	    state == CYCLE_IMPL_PERF_MMAP_FAILED)
-		g->perf_errno = (int)-err;
+	g->perf_errno = (int)-err; /* 0 unless a call failed */
 	CYCLE_IMPL_STORE(&g->perf_state, state, CYCLE_IMPL_RELEASE);
 	return state == CYCLE_IMPL_PERF_OPEN;
 }
 
-/* The event's count (user-mode cycles of the opening thread); any other
- * thread, a child of fork() and a thread that blocks SIGILL get the next
- * tier's reading in the same unit. */
+/* The event's count (the opening thread's user-mode cycles); other threads,
+ * a fork() child and a thread blocking SIGILL get the next tier's, scaled. */
 CYCLE_IMPL_INLINE uint64_t cycle_impl_perf_read(void)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
@@ -1493,7 +1452,8 @@ CYCLE_IMPL_INLINE int cycle_impl_perf_explain(char *line, size_t size,
 	if (state == CYCLE_IMPL_PERF_OPEN_FAILED ||
 	    state == CYCLE_IMPL_PERF_MMAP_FAILED) {
 		cycle_impl_cat(line, size, n, " (errno ");
-		cycle_impl_cat_int(line, size, n, cycle_impl_state.perf_errno);
+		cycle_impl_cat_int(line, size, n,
+				   (unsigned long)cycle_impl_state.perf_errno);
 		cycle_impl_cat(line, size, n, ")");
 	}
 	return 1;
@@ -1508,8 +1468,7 @@ CYCLE_IMPL_INLINE uint64_t cycle_impl_perf_read(void)
 #define cycle_impl_perf_trapped() 0
 #define cycle_impl_perf_skipped(start, i) ((void)(start), (void)(i), 0)
 #define cycle_impl_perf_settled() ((void)0)
-#define cycle_impl_perf_explain(line, size, n) \
-	((void)(line), (void)(size), (void)(n), 0)
+#define cycle_impl_perf_explain(line, size, n) 0
 #endif /* the perf tier */
 
 /* Counter index, in use in mode, was taken away (it trapped, its access bit
@@ -1619,9 +1578,8 @@ unguarded:
 
 /* --- The choice, in phases. ------------------------------------------- */
 
-/* getenv, but not where the process has privileges its invoker has not:
- * glibc's secure_getenv where declared, else the IDs (<sys/auxv.h> would
- * bring all of <elf.h> into the program). */
+/* getenv, but not in a process with privileges its invoker lacks: glibc's
+ * secure_getenv, else the IDs (<sys/auxv.h> would bring in <elf.h>). */
 CYCLE_IMPL_INLINE const char *cycle_impl_getenv(const char *name)
 {
 #if defined(__GLIBC__) && defined(__USE_GNU) && \
@@ -1698,8 +1656,7 @@ CYCLE_IMPL_INLINE double cycle_impl_hz(int i, uint64_t d, uint64_t ns)
 	return hz;
 }
 
-/* Reads the usable counters from start on into v, the clock last; one that
- * traps now is marked. */
+/* Reads the usable counters from start on into v, the clock last. */
 CYCLE_IMPL_INLINE void cycle_impl_sample(int start, uint64_t *v)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
@@ -1711,8 +1668,7 @@ CYCLE_IMPL_INLINE void cycle_impl_sample(int start, uint64_t *v)
 			g->status[i] = CYCLE_IMPL_TRAPS;
 }
 
-/* Phase 2: which of them advance, and how fast; the readings at the end go
- * to last[] for the conversions. */
+/* Phase 2: which of them advance, how fast; last[] gets the final readings. */
 CYCLE_IMPL_INLINE void cycle_impl_calibrate(int start, uint64_t *last)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
@@ -1784,10 +1740,9 @@ CYCLE_IMPL_COLD void cycle_impl_explain(int start, int chosen,
 	cycle_impl_say(line);
 }
 
-/* A choice taken over from a process that forked during it: a guard of
- * this state may be set and unrecorded.  Something else set instead (the
- * child wrapped what it inherited) and a guard installed now would pass a
- * fault to each other for ever: then probe nothing that can trap. */
+/* A choice taken over from a forked chooser: a guard of this state may be
+ * set and unrecorded.  Something else set (the child wrapped it) and a guard
+ * installed now would pass a fault back and forth: probe nothing that traps. */
 CYCLE_IMPL_INLINE void cycle_impl_after_cut(void)
 {
 	struct sigaction now;
@@ -1799,11 +1754,10 @@ CYCLE_IMPL_INLINE void cycle_impl_after_cut(void)
 		cycle_impl_self.no_traps = 1;
 }
 
-/* The whole choice, by the thread that holds the chooser lock.  Phase 3:
- * the first usable counter defines the unit; the later ones' readings will
- * be scaled to it and set back by 2^62 ticks (ARMv7's PMCCNTR: an epoch
- * above its 32 bits), so that an interval across a switch is negative.
- * The guard stays only where the counter chosen is revocable. */
+/* The whole choice, under the chooser lock.  Phase 3: the first usable
+ * counter defines the unit; the later ones' readings will be scaled to it
+ * and set back (CYCLE_IMPL_SETBACK; ARMv7's PMCCNTR: an epoch above its 32
+ * bits).  The guard stays only where the counter chosen is revocable. */
 CYCLE_IMPL_COLD void cycle_impl_choose(int configured)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
@@ -1847,8 +1801,7 @@ CYCLE_IMPL_COLD void cycle_impl_choose(int configured)
 #endif
 
 /* Under the chooser lock (cut: taken over from a forked chooser): the guard
- * put back (REGUARD), or the choice; one without probes made meanwhile
- * stands. */
+ * put back (REGUARD), or the choice, unless a quick one was made meanwhile. */
 CYCLE_IMPL_INLINE void cycle_impl_locked(int configured, int cut)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
@@ -1872,11 +1825,10 @@ CYCLE_IMPL_INLINE void cycle_impl_locked(int configured, int cut)
 	CYCLE_IMPL_SETCANCEL(cancel, NULL);
 }
 
-/* Makes the choice or waits for the thread that does.  The lock is the pid
- * of the chooser's process: a child forked during the choice takes over.
- * The chooser blocks every signal but the trap signal (and a SIGSYS left
- * unblocked, for a seccomp filter's answers): a handler that calls
- * getticks() can neither interrupt its own choice nor wait for itself. */
+/* Makes the choice or waits for the thread that does.  The lock is the
+ * chooser's pid: a child forked during the choice takes over.  The chooser
+ * blocks all but the trap signal (and an unblocked SIGSYS, for seccomp): a
+ * handler that calls getticks() can neither interrupt nor await its choice. */
 CYCLE_IMPL_COLD void cycle_impl_settle(int configured)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
@@ -1919,10 +1871,8 @@ CYCLE_IMPL_COLD void cycle_impl_settle(int configured)
 	}
 }
 
-/* The choice without probes, of the configured counter that the port reads
- * inline when the kernel says it reads (cycle_impl_quiet): no signal action,
- * mask or lock.  It must advance (else the long way finds out why); one
- * compare-and-swap publishes it: TIME_MIN and the rate are derived later. */
+/* The choice without probes (PERFORMANCE_COUNTERS.md, "How it works"): the
+ * inline counter, if cycle_impl_quiet() and it advances; else the long way. */
 CYCLE_IMPL_COLD void cycle_impl_quick(int configured)
 {
 	const char *request = cycle_impl_getenv("CYCLE_COUNTER");
@@ -1974,14 +1924,12 @@ CYCLE_IMPL_NOINLINE ticks cycle_impl_slow(int configured)
 		return cycle_impl_slow(configured);
 	}
 	v = cycle_impl_read(index);
-	/* A read that trapped was answered by the guard, which switched
-	 * counters: read again as the new mode says. */
+	/* The guard answered a read that trapped, and switched: read anew. */
 	if (CYCLE_IMPL_REVOCABLE(index) &&
 	    CYCLE_IMPL_LOAD(&g->mode, CYCLE_IMPL_ACQUIRE) != mode)
 		return cycle_impl_slow(configured);
-	/* A PMU counter left readable but stopped (Linux 6.1 after a
-	 * perf_user_access task) would make elapsed() 0 for ever: two equal
-	 * readings 2 us apart are a stop. */
+	/* A PMU counter left readable but stopped (Linux 6.1, after perf) would
+	 * make elapsed() 0 for ever: equal readings 2 us apart are a stop. */
 	if (CYCLE_IMPL_REVOCABLE(index) && mode < CYCLE_IMPL_CONVERTED &&
 	    !CYCLE_IMPL_IS_PERF(index)) {
 		if (v == cycle_impl_self.last_pmu) {
@@ -1998,10 +1946,9 @@ CYCLE_IMPL_NOINLINE ticks cycle_impl_slow(int configured)
 	return (ticks)(g->narrow ? (uint32_t)v : v);
 }
 
-/* An object that leaves (dlclose) must not leave its guard behind, pointing
- * into unmapped code: the first destructor of the object that set the last
- * guard (cycle_impl_object) takes it away, and the next getticks() of an
- * object that stays puts its own back (REGUARD). */
+/* At dlclose the object that set the guard takes it away, or it would point
+ * into unmapped code; the next getticks() of an object that stays puts its
+ * own back (REGUARD). */
 CYCLE_IMPL_COLD void cycle_impl_unload(void)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
@@ -2016,16 +1963,14 @@ CYCLE_IMPL_COLD void cycle_impl_unload(void)
 	g->installer = NULL;
 	g->installer_object = NULL;
 	if (g->installed != mine) {
-		/* A stray: removed, then put back by a thread that had saved it
-		 * (an OpenSSL-style probe restoring its action).  It must not
-		 * outlive the code. */
+		/* Removed, then put back by a thread that had saved it (an
+		 * OpenSSL-style probe): a stray must not outlive the code. */
 		if (sigaction(CYCLE_IMPL_TRAP_SIGNAL, NULL, &now) == 0 &&
 		    cycle_impl_is_handler(&now, mine))
 			sigaction(CYCLE_IMPL_TRAP_SIGNAL, &g->previous, NULL);
 		return;
 	}
-	/* Only if it was ours to take: a handler the program set on top of
-	 * it stays. */
+	/* Only if still ours: a handler the program set on top of it stays. */
 	if (!cycle_impl_remove())
 		return;
 	mode = CYCLE_IMPL_LOAD(&g->mode, CYCLE_IMPL_ACQUIRE);
@@ -2044,9 +1989,8 @@ CYCLE_IMPL_INLINE const char *cycle_counter_name(void)
 		&cycle_impl_state.mode, CYCLE_IMPL_ACQUIRE)));
 }
 
-/* The counter whose unit ticks are in: the mode's, except after a switch
- * and during REGUARD (which only a probing choice, that recorded it,
- * reaches). */
+/* The counter whose unit ticks are in: the mode's, but the recorded one
+ * after a switch or in REGUARD (only a probing choice reaches either). */
 CYCLE_IMPL_INLINE int cycle_impl_chosen(int mode)
 {
 	return mode >= CYCLE_IMPL_CONVERTED || mode < CYCLE_IMPL_READY ?
@@ -2064,15 +2008,13 @@ CYCLE_IMPL_NOINLINE double cycle_impl_measure(int i)
 	return cycle_impl_hz(i, v1 - v0, c1 - c0);
 }
 
-/* The chosen counter's rate: measured by a probing choice, or here the
- * first time it is asked (200 us against the clock).  One thread publishes
- * it, marked with its pid meanwhile: others measure their own until then,
- * and a child forked during it takes over. */
+/* The chosen counter's rate: a probing choice's, or measured here when first
+ * asked.  One thread publishes it, marked with its pid meanwhile: others
+ * measure their own until then, and a child forked during it takes over. */
 CYCLE_IMPL_COLD double cycle_impl_rate(int chosen)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
-	int state = CYCLE_IMPL_LOAD(&g->rate_known, CYCLE_IMPL_ACQUIRE);
-	int me;
+	int state = CYCLE_IMPL_LOAD(&g->rate_known, CYCLE_IMPL_ACQUIRE), me;
 	double hz;
 
 	if (state == 1)
@@ -2098,9 +2040,8 @@ CYCLE_IMPL_INLINE double cycle_ticks_per_second(void)
 		CYCLE_IMPL_LOAD(&cycle_impl_state.mode, CYCLE_IMPL_ACQUIRE)));
 }
 
-/* TIME_MIN in ticks of the chosen unit: derived when asked after a choice
- * without probes; after a switch at least 100 steps of the replacement,
- * each of which is many ticks. */
+/* TIME_MIN in ticks: derived here after a choice without probes; after a
+ * switch, at least 100 steps of the replacement (each of many ticks). */
 CYCLE_IMPL_INLINE double cycle_impl_time_min(void)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
@@ -2131,13 +2072,11 @@ CYCLE_IMPL_INLINE double cycle_impl_time_min(void)
 #endif /* the engine */
 
 /* ------------------------------------------------------------------------
- * Without the engine: FFTW's blocks in FFTW's order, each with FFTW's
- * condition, counter, ticks type and TIME_MIN, then two of this header's own
- * (PERFORMANCE_COUNTERS.md, "Without the engine").  The first that holds
- * defines ticks, getticks() and these macros ([default]):
+ * Without the engine: FFTW's blocks in FFTW's order, on FFTW's conditions,
+ * then two of ours (PERFORMANCE_COUNTERS.md, "Without the engine").  The
+ * first that holds defines ticks, getticks() and these macros ([default]):
  *   CYCLE_IMPL_PLAIN_NAME      the counter's name, a string literal
- *   CYCLE_IMPL_PLAIN_ASM       the one instruction that reads the counter
- *                              into a ticks, instead of getticks()
+ *   CYCLE_IMPL_PLAIN_ASM       the instruction that reads it, not getticks()
  *   CYCLE_IMPL_PLAIN_HZ        its nominal rate [0.0: unknown]
  *   CYCLE_IMPL_PLAIN_TIME_MIN  FFTW's TIME_MIN [none]
  *   CYCLE_IMPL_PLAIN_WIDTH     the unsigned type of a reading [ticks]
@@ -2322,12 +2261,11 @@ CYCLE_IMPL_INLINE ticks getticks(void)
 
 #elif defined(__hppa__) || defined(__hppa)
 /* PA-RISC's interval timer (control register 16): GCC, or HP's compiler. */
-#if defined(__GNUC__)
 typedef unsigned long ticks;
+#if defined(__GNUC__)
 #define CYCLE_IMPL_PLAIN_ASM "mfctl 16, %0"
 #else
 #include <machine/inline.h>
-typedef unsigned long ticks;
 CYCLE_IMPL_INLINE ticks getticks(void)
 {
 	register ticks t;
@@ -2495,9 +2433,8 @@ CYCLE_IMPL_EXTENSION typedef long long ticks;
 #define CYCLE_IMPL_PLAIN_SIGNED 1
 
 #elif defined(HAVE_MIPS_ZBUS_TIMER) && defined(__mips__)
-/* Some MIPS boards' ZBUS timer, mapped from /dev/mem (root only) at the
- * first call (two threads may both map it).  Without it every reading is 0,
- * as in FFTW, but nothing is printed. */
+/* Some MIPS boards' ZBUS timer, mapped from /dev/mem at the first call (two
+ * threads may both map it): PERFORMANCE_COUNTERS.md, "Without the engine". */
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -2568,11 +2505,9 @@ CYCLE_IMPL_INLINE double elapsed(ticks t1, ticks t0)
 #if !defined(CYCLE_IMPL_PLAIN_WIDTH)
 #define CYCLE_IMPL_PLAIN_WIDTH ticks
 #endif
-/* The difference modulo the counter's width.  A 64-bit counter never wraps,
- * so a difference past half its range is a reading that went back (another
- * CPU's): negative, for FFTW's planner to measure again.  A 32-bit one wraps
- * in seconds, and its difference is never negative: a plan that runs for
- * 2^31 ticks would otherwise be measured again for ever. */
+/* The difference modulo the counter's width (PERFORMANCE_COUNTERS.md,
+ * "Without the engine"): negative for a 64-bit reading that went back (for
+ * FFTW's planner to measure again), never for a 32-bit counter. */
 CYCLE_IMPL_INLINE double elapsed(ticks t1, ticks t0)
 {
 	CYCLE_IMPL_PLAIN_WIDTH d = (CYCLE_IMPL_PLAIN_WIDTH)(t1 - t0);

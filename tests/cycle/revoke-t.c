@@ -25,7 +25,8 @@
  * PR_SET_TSC and still let rdtsc run). */
 static int turn_counter_off(void)
 {
-#if defined(CYCLE_IMPL_PORT_X86) && defined(PR_SET_TSC)
+#if defined(CYCLE_IMPL_ENGINE) && defined(PR_SET_TSC) && \
+	(defined(__x86_64__) || defined(__i386__))
 	uint64_t v;
 
 	return prctl(PR_SET_TSC, PR_TSC_SIGSEGV, 0, 0, 0) == 0 &&

@@ -82,7 +82,7 @@ static int arm_trap(void)
 #if defined(CYCLE_IMPL_PMU_ACCESS)
 	pretend_granted(0);
 	return 1;
-#elif defined(CYCLE_IMPL_PORT_X86) && defined(PR_SET_TSC)
+#elif (defined(__x86_64__) || defined(__i386__)) && defined(PR_SET_TSC)
 	uint64_t v;
 
 	if (prctl(PR_SET_TSC, PR_TSC_SIGSEGV, 0, 0, 0) != 0 ||
