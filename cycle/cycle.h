@@ -44,7 +44,7 @@
  *   ticks      unsigned long long on x86, PowerPC and s390 (as FFTW 3.3.10),
  *              uint64_t elsewhere; without the engine, the block's type.
  *   TIME_MIN   FFTW's shortest measurement in ticks, unless defined before:
- *              5000 for rdtsc, 100 for the other cycle counters, 2 us of
+ *              5000 for rdtsc, 100 for the other cycle counters, 1 us of
  *              ticks (at least 100) for counters that are clocks.
  *   HAVE_TICK_COUNTER  defined when getticks() exists.
  * API (additions; every other name starts with cycle_impl_, CYCLE_IMPL_
@@ -676,8 +676,9 @@ CYCLE_IMPL_INLINE int cycle_impl_decode(const siginfo_t *info, void *context,
 
 /* The choice's spin: thousands of ticks of a 24 MHz timer, unnoticed. */
 #define CYCLE_IMPL_CALIBRATE_NS 200000
-/* TIME_MIN for clocks: 2 us is FFTW's 5000 x86 cycles at 2.5 GHz. */
-#define CYCLE_IMPL_TIME_MIN_S 2e-6
+/* TIME_MIN for clocks: 1 us, FFTW's 100 ticks up to 100 MHz (at qemu's
+ * 62.5 MHz 2 us bought no better plan: README, "Benchmark"). */
+#define CYCLE_IMPL_TIME_MIN_S 1e-6
 #define CYCLE_IMPL_TIME_MIN_TICKS 100.0
 /* Readings after a revocation are set back by 2^62 ticks: an interval
  * across it is negative (146 years at 1 GHz). */
@@ -2040,12 +2041,14 @@ CYCLE_IMPL_INLINE double cycle_ticks_per_second(void)
 		CYCLE_IMPL_LOAD(&cycle_impl_state.mode, CYCLE_IMPL_ACQUIRE)));
 }
 
-/* TIME_MIN in ticks: derived here after a choice without probes; after a
- * switch, at least 100 steps of the replacement (each of many ticks). */
+/* TIME_MIN in ticks: derived here after a choice without probes, from the
+ * rate the counter states if it does (one that lies makes it longer, or
+ * FFTW's 100, never shorter); after a switch, at least 100 steps of the
+ * replacement (each of many ticks). */
 CYCLE_IMPL_INLINE double cycle_impl_time_min(void)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
-	double tmin, coarse;
+	double tmin, coarse, hz;
 	int mode, chosen;
 
 	(void)getticks();
@@ -2053,9 +2056,10 @@ CYCLE_IMPL_INLINE double cycle_impl_time_min(void)
 	tmin = g->time_min;
 	if (tmin == 0) {
 		chosen = cycle_impl_chosen(mode);
-		tmin = cycle_impl_time_min_for(
-			chosen, CYCLE_IMPL_CYCLES(chosen) ? 0.0
-							  : cycle_impl_rate(chosen));
+		hz = cycle_impl_hw_nominal_hz(chosen); /* spares 2 x 200 us */
+		if (hz <= 0 && !CYCLE_IMPL_CYCLES(chosen))
+			hz = cycle_impl_rate(chosen);
+		tmin = cycle_impl_time_min_for(chosen, hz);
 	}
 	if (mode >= CYCLE_IMPL_CONVERTED) {
 		coarse = CYCLE_IMPL_TIME_MIN_TICKS *
@@ -2481,7 +2485,7 @@ CYCLE_IMPL_INLINE ticks getticks(void)
 }
 #define CYCLE_IMPL_PLAIN_NAME "timespec_get"
 #define CYCLE_IMPL_PLAIN_HZ 1e9
-#define CYCLE_IMPL_PLAIN_TIME_MIN 2000.0 /* 2 us */
+#define CYCLE_IMPL_PLAIN_TIME_MIN 1000.0 /* 1 us, as the engine's clocks */
 #endif /* the blocks */
 
 /* The rest of the API, the same for every block. */
