@@ -45,7 +45,8 @@
  *              uint64_t elsewhere; without the engine, the block's type.
  *   TIME_MIN   FFTW's shortest measurement in ticks, unless defined before:
  *              5000 for rdtsc, 100 for the other cycle counters, 1 us of
- *              ticks (at least 100) for counters that are clocks.
+ *              ticks (at least 100) for hardware clocks, 2000 ns for
+ *              clock_gettime.
  *   HAVE_TICK_COUNTER  defined when getticks() exists.
  * API (additions; every other name starts with cycle_impl_, CYCLE_IMPL_
  * or CYCLE_H_)
@@ -96,12 +97,13 @@
  * header's counter instructions and steps over them; the first that reads
  * and advances is chosen.  The guard stays where the counter chosen is one
  * something outside the program can revoke (PMU counters, rdcycle), also
- * after a read of it traps: that read gets the next counter's reading, and
- * the process uses that counter for good.  One state per process (per
- * group of objects that see each other's symbols: cycle_impl_v3_n* and
- * cycle_impl_v3_t* are the only exported names).  Then getticks() is one
- * load of a hidden flag and a compare before an inline read of the
- * kernel-kept counters, a call for the others; it is async-signal-safe.
+ * after a read of it traps (other threads may be in a read of it): that
+ * read gets the next counter's reading, and the process uses that counter
+ * for good.  One state per process (per group of objects that see each
+ * other's symbols: cycle_impl_v3_n* and cycle_impl_v3_t* are the only
+ * exported names).  Then getticks() is one load of a hidden flag and a
+ * compare before an inline read of the kernel-kept counters, a call for
+ * the others; it is async-signal-safe.
  * The program's signal actions and masks are left as they were, except
  * for the guard while it is needed.
  *
@@ -676,9 +678,12 @@ CYCLE_IMPL_INLINE int cycle_impl_decode(const siginfo_t *info, void *context,
 
 /* The choice's spin: thousands of ticks of a 24 MHz timer, unnoticed. */
 #define CYCLE_IMPL_CALIBRATE_NS 200000
-/* TIME_MIN for clocks: 1 us, FFTW's 100 ticks up to 100 MHz (at qemu's
- * 62.5 MHz 2 us bought no better plan: README, "Benchmark"). */
+#define CYCLE_IMPL_CONFIRM_NS 25000
+/* TIME_MIN for hardware clocks: 1 us, FFTW's 100 ticks up to 100 MHz (at
+ * qemu's 62.5 MHz 2 us bought no better plan: README, "Benchmark"); for
+ * clock_gettime 2 us, as a read may be a system call of 1 us. */
 #define CYCLE_IMPL_TIME_MIN_S 1e-6
+#define CYCLE_IMPL_CLOCK_TIME_MIN 2000.0
 #define CYCLE_IMPL_TIME_MIN_TICKS 100.0
 /* Readings after a revocation are set back by 2^62 ticks: an interval
  * across it is negative (146 years at 1 GHz). */
@@ -1705,7 +1710,8 @@ CYCLE_IMPL_INLINE double cycle_impl_time_min_for(int index, double hz)
 {
 	double tmin = hz * CYCLE_IMPL_TIME_MIN_S;
 
-	(void)index; /* a constant CYCLE_IMPL_CYCLES() leaves it unused */
+	if (index == CYCLE_IMPL_CLOCK_INDEX)
+		return CYCLE_IMPL_CLOCK_TIME_MIN;
 	if (CYCLE_IMPL_CYCLES(index))
 		return CYCLE_IMPL_CYCLE_TIME_MIN;
 	return tmin < CYCLE_IMPL_TIME_MIN_TICKS ? CYCLE_IMPL_TIME_MIN_TICKS
@@ -1998,13 +2004,13 @@ CYCLE_IMPL_INLINE int cycle_impl_chosen(int mode)
 		       cycle_impl_state.chosen : CYCLE_IMPL_INDEX_OF(mode);
 }
 
-/* Counter i's rate against the clock, over 200 us.  One function, called
+/* Counter i's rate against the clock, over ns.  One function, called
  * where it is to run warm: the same code each time. */
-CYCLE_IMPL_NOINLINE double cycle_impl_measure(int i)
+CYCLE_IMPL_NOINLINE double cycle_impl_measure(int i, uint64_t ns)
 {
 	uint64_t c0 = cycle_impl_clock(), v0 = cycle_impl_read(i), c1, v1;
 
-	c1 = cycle_impl_wait(c0, CYCLE_IMPL_CALIBRATE_NS);
+	c1 = cycle_impl_wait(c0, ns);
 	v1 = cycle_impl_read(i);
 	return cycle_impl_hz(i, v1 - v0, c1 - c0);
 }
@@ -2023,9 +2029,14 @@ CYCLE_IMPL_COLD double cycle_impl_rate(int chosen)
 	if (chosen < 0 || chosen >= CYCLE_IMPL_CLOCK_INDEX)
 		return 1e9; /* nanoseconds */
 	/* Twice: cold, the measurement's first counter read lags its first
-	 * clock read (qemu took CNTVCT_EL0's 62.5 MHz for 42-52 MHz). */
-	(void)cycle_impl_measure(chosen);
-	hz = cycle_impl_measure(chosen);
+	 * clock read (qemu took CNTVCT_EL0's 62.5 MHz for 42-52 MHz).  A
+	 * stated rate (CNTFRQ) that 25 us confirm spares 200 us twice. */
+	(void)cycle_impl_measure(chosen, CYCLE_IMPL_CONFIRM_NS);
+	hz = cycle_impl_measure(chosen, CYCLE_IMPL_CONFIRM_NS);
+	if (hz != cycle_impl_hw_nominal_hz(chosen)) {
+		(void)cycle_impl_measure(chosen, CYCLE_IMPL_CALIBRATE_NS);
+		hz = cycle_impl_measure(chosen, CYCLE_IMPL_CALIBRATE_NS);
+	}
 	me = -(int)getpid();
 	if (state != me && CYCLE_IMPL_CAS(&g->rate_known, &state, me)) {
 		g->hz[chosen] = hz;
@@ -2041,14 +2052,12 @@ CYCLE_IMPL_INLINE double cycle_ticks_per_second(void)
 		CYCLE_IMPL_LOAD(&cycle_impl_state.mode, CYCLE_IMPL_ACQUIRE)));
 }
 
-/* TIME_MIN in ticks: derived here after a choice without probes, from the
- * rate the counter states if it does (one that lies makes it longer, or
- * FFTW's 100, never shorter); after a switch, at least 100 steps of the
- * replacement (each of many ticks). */
+/* TIME_MIN in ticks: derived here after a choice without probes; after a
+ * switch, at least 100 steps of the replacement (each of many ticks). */
 CYCLE_IMPL_INLINE double cycle_impl_time_min(void)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
-	double tmin, coarse, hz;
+	double tmin, coarse;
 	int mode, chosen;
 
 	(void)getticks();
@@ -2056,10 +2065,9 @@ CYCLE_IMPL_INLINE double cycle_impl_time_min(void)
 	tmin = g->time_min;
 	if (tmin == 0) {
 		chosen = cycle_impl_chosen(mode);
-		hz = cycle_impl_hw_nominal_hz(chosen); /* spares 2 x 200 us */
-		if (hz <= 0 && !CYCLE_IMPL_CYCLES(chosen))
-			hz = cycle_impl_rate(chosen);
-		tmin = cycle_impl_time_min_for(chosen, hz);
+		tmin = cycle_impl_time_min_for(
+			chosen, CYCLE_IMPL_CYCLES(chosen) ? 0.0
+							  : cycle_impl_rate(chosen));
 	}
 	if (mode >= CYCLE_IMPL_CONVERTED) {
 		coarse = CYCLE_IMPL_TIME_MIN_TICKS *
@@ -2485,7 +2493,7 @@ CYCLE_IMPL_INLINE ticks getticks(void)
 }
 #define CYCLE_IMPL_PLAIN_NAME "timespec_get"
 #define CYCLE_IMPL_PLAIN_HZ 1e9
-#define CYCLE_IMPL_PLAIN_TIME_MIN 1000.0 /* 1 us, as the engine's clocks */
+#define CYCLE_IMPL_PLAIN_TIME_MIN 2000.0 /* 2 us, as clock_gettime's */
 #endif /* the blocks */
 
 /* The rest of the API, the same for every block. */

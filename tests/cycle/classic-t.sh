@@ -191,7 +191,7 @@ tru64-alpha-decc      | -D__DECC=60590000 -D__DECC_VER=60590000 -D__osf__=1 -D__
 freebsd-armv7-cntvct  | clang freebsd armv7 -DHAVE_ARMV7A_CNTVCT | uint64_t | CNTVCT | TIME_MIN | "mrrc p15, 1, %0, %1, c14" | = | = | =
 freebsd-armv7-pmccntr | clang freebsd armv7 -DHAVE_ARMV7A_PMCCNTR | uint64_t | PMCCNTR | TIME_MIN | "mrc p15, 0, %0, c9, c13, 0" | = | = | =
 freebsd-armv7-both    | clang freebsd armv7 -DHAVE_ARMV7A_PMCCNTR -DHAVE_ARMV7A_CNTVCT | uint64_t | CNTVCT | TIME_MIN | "mrrc p15, 1, %0, %1, c14" | = | = | =
-freebsd-armv7-noconf  | clang freebsd armv7 | uint64_t | timespec_get | 1000.0 | timespec_get(&ts, 1) | - | TIME_MIN | -
+freebsd-armv7-noconf  | clang freebsd armv7 | uint64_t | timespec_get | 2000.0 | timespec_get(&ts, 1) | - | TIME_MIN | -
 freebsd-arm64-pmccntr | clang freebsd aarch64 -DHAVE_ARMV8_PMCCNTR_EL0 | uint64_t | PMCCNTR_EL0 | TIME_MIN | "mrs %0, pmccntr_el0" | = | = | =
 freebsd-arm64-cntvct  | clang freebsd aarch64 -DHAVE_ARMV8_CNTVCT_EL0 | uint64_t | CNTVCT_EL0 | TIME_MIN | "mrs %0, cntvct_el0" | = | = | =
 freebsd-arm64-noconf  | clang freebsd aarch64 | uint64_t | CNTVCT_EL0 | TIME_MIN | "mrs %0, cntvct_el0" | - | TIME_MIN | -
@@ -205,7 +205,7 @@ irix-mips-mipspro     | -D__sgi=1 -D_SGI_COMPILER_VERSION=744 -D__mips=1 -D_MIPS
 irix-mips-gcc         | gcc -D__sgi=1 mips -DHAVE_CLOCK_GETTIME | struct timespec | CLOCK_SGI_CYCLE | TIME_MIN | clock_gettime(10, &t) | = | = | =
 unicos-cray-rtc       | -D_CRAY=1 -D_CRAYC=1 -D_UNICOS=1 -DHAVE__RTC -DHAVE_INTRINSICS_H | long long | _rtc | TIME_MIN | cycle_stub_getticks = _rtc | = | = | =
 linux-mips-zbus       | gcc linux mips -DHAVE_MIPS_ZBUS_TIMER | uint64_t | ZBUS timer | TIME_MIN | 0x10030000 | = | = | =
-netbsd-m68k-c11       | gcc netbsd m68k -std=c11 | uint64_t | timespec_get | 1000.0 | timespec_get(&ts, 1) | - | TIME_MIN | -
+netbsd-m68k-c11       | gcc netbsd m68k -std=c11 | uint64_t | timespec_get | 2000.0 | timespec_get(&ts, 1) | - | TIME_MIN | -
 netbsd-m68k-c99       | gcc netbsd m68k -std=c99 | - | - | TIME_MIN | - | - | TIME_MIN | -
 linux-x86-64-gcc      | gcc linux x86-64 | unsigned long long | engine | cycle_impl_time_min() | rdtsc | = | 5000.0 | =
 linux-i386-gcc-iso    | gcc linux i386 iso | unsigned long long | rdtsc | 5000.0 | rdtsc | = | = | =
