@@ -264,7 +264,9 @@ CYCLE_IMPL_INLINE int cycle_impl_userenr_grant(unsigned long userenr)
 #if defined(HAVE_ARMV8_PMCCNTR_EL0) && !defined(HAVE_ARMV8_CNTVCT_EL0)
 #define CYCLE_IMPL_CONFIGURED 0
 #endif
+#ifndef cycle_impl_hw_nominal_hz /* rate-t states a false CNTFRQ */
 #define cycle_impl_hw_nominal_hz(i) ((i) == 2 ? cycle_impl_cntfrq_el0() : 0.0)
+#endif
 /* CNTVCT_EL0: Linux lets EL0 read it, or completes a read it traps itself
  * (timer errata); it never raises SIGILL for it. */
 #define cycle_impl_quiet(i) ((i) == 2)
