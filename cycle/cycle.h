@@ -1777,13 +1777,11 @@ CYCLE_IMPL_COLD void cycle_impl_choose(int configured)
 	start = cycle_impl_choice_start(configured, &requested);
 	cycle_impl_find_readable(start);
 	cycle_impl_calibrate(start, last);
-	g->rate_known = 1;
 	for (chosen = start; g->status[chosen] != CYCLE_IMPL_AVAILABLE;)
 		chosen++;
 	g->chosen = chosen;
 	CYCLE_IMPL_STORE(&g->narrow, CYCLE_IMPL_NARROW(chosen),
 			 CYCLE_IMPL_RELAXED);
-	g->time_min = cycle_impl_time_min_for(chosen, g->hz[chosen]);
 	for (i = chosen + 1; i < CYCLE_IMPL_NCOUNTERS; i++) {
 		if (g->status[i] != CYCLE_IMPL_AVAILABLE)
 			continue;
@@ -2018,9 +2016,10 @@ CYCLE_IMPL_NOINLINE double cycle_impl_measure(int i, uint64_t ns)
 	return cycle_impl_hz(i, v1 - v0, c1 - c0);
 }
 
-/* The chosen counter's rate: a probing choice's, or measured here when first
- * asked.  One thread publishes it, marked with its pid meanwhile: others
- * measure their own until then, and a child forked during it takes over. */
+/* The chosen counter's rate, measured here when first asked (a probing
+ * choice's one cold window may be 30% off under load).  One thread
+ * publishes it, marked with its pid meanwhile: others measure their own
+ * until then, and a child forked during it takes over. */
 CYCLE_IMPL_COLD double cycle_impl_rate(int chosen)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
@@ -2060,7 +2059,7 @@ CYCLE_IMPL_INLINE double cycle_ticks_per_second(void)
 		CYCLE_IMPL_LOAD(&cycle_impl_state.mode, CYCLE_IMPL_ACQUIRE)));
 }
 
-/* TIME_MIN in ticks: derived here after a choice without probes; after a
+/* TIME_MIN in ticks: derived here from the rate when first asked; after a
  * switch, at least 100 steps of the replacement (each of many ticks). */
 CYCLE_IMPL_INLINE double cycle_impl_time_min(void)
 {
