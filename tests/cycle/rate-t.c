@@ -9,6 +9,7 @@
  * rate is measured once per process, and two of three must agree, as one
  * may be preempted between the reads that bound its measurement.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -41,10 +42,16 @@ static int child(void)
 		return 2;
 	hz = cycle_ticks_per_second();
 	tmin = TIME_MIN;
-	if (hz < 0.9 * truth || hz > 1.1 * truth)
+	/* TIME_MIN: 1 us of the true rate, or FFTW's 100 ticks where that is
+	 * more (qemu's 62.5 MHz: 100; the stated rate's would be 125 at x2). */
+	if (hz < 0.9 * truth || hz > 1.1 * truth || tmin < 100.0 ||
+	    tmin < 0.9e-6 * truth ||
+	    tmin > (1.1e-6 * truth > 110.0 ? 1.1e-6 * truth : 110.0)) {
+		printf("# stated x%g: measured %.4g Hz, TIME_MIN %g\n", lie, hz,
+		       tmin);
+		fflush(stdout);
 		return 1;
-	if (tmin < 100.0 || tmin < 0.9e-6 * truth || tmin > 1.1e-6 * truth + 100)
-		return 1;
+	}
 	return 0;
 }
 
@@ -56,6 +63,7 @@ static int children_agreeing(double factor)
 
 	lie = factor;
 	for (i = 0; i < 3; i++) {
+		fflush(stdout); /* the child's diagnostic only, not our lines */
 		pid = fork();
 		if (pid == 0)
 			_exit(child());
@@ -75,12 +83,17 @@ int main(void)
 #if !defined(__aarch64__) || !defined(CYCLE_IMPL_ENGINE)
 	tap_skip_all("only aarch64's engine reads a counter with a stated rate "
 		     "that qemu keeps");
+	return 0;
 #else
-	static const double lies[] = {1.0, 2.0, 0.5, 0.0, 1.25};
+	/* The truth; far off; unset; a board's other crystal (19.2 MHz
+	 * stated for 24 is 0.8); a 16x slip.  Lies within 20% are not tried:
+	 * a 25 us window under qemu and load is itself a few % off, so a
+	 * stated rate 13% off was once confirmed, as the 10% rule allows. */
+	static const double lies[] = {1.0, 2.0, 0.5, 0.0, 1.25, 0.8, 16.0};
 	size_t k;
 	int found;
 
-	tap_plan(5);
+	tap_plan((int)(sizeof(lies) / sizeof(lies[0])));
 	for (k = 0; k < sizeof(lies) / sizeof(lies[0]); k++) {
 		found = children_agreeing(lies[k]);
 		if (found < 0)
