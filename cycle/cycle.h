@@ -766,7 +766,7 @@ struct cycle_impl_v3_state {
 	int narrow;   /* ticks are 32-bit readings, an epoch above them */
 	int debug;    /* CYCLE_DEBUG was set */
 	unsigned traps; /* counter reads completed by the guard, ever */
-	double time_min; /* TIME_MIN for the chosen unit */
+	double time_min; /* TIME_MIN for the chosen unit, or 0: derived */
 	int status[CYCLE_IMPL_NCOUNTERS];
 	double hz[CYCLE_IMPL_NCOUNTERS];
 	struct cycle_impl_conversion conv[CYCLE_IMPL_NCOUNTERS];
@@ -1782,6 +1782,14 @@ CYCLE_IMPL_COLD void cycle_impl_choose(int configured)
 	g->chosen = chosen;
 	CYCLE_IMPL_STORE(&g->narrow, CYCLE_IMPL_NARROW(chosen),
 			 CYCLE_IMPL_RELAXED);
+	/* A revocable counter keeps this window's rate: measured later it
+	 * would be read bare, outside getticks()'s checks.  A clock's rate is
+	 * measured when asked (cycle_impl_rate): one cold window may be 30%
+	 * off under load, and a stated rate wants two warm ones. */
+	if (CYCLE_IMPL_REVOCABLE(chosen)) {
+		g->rate_known = 1;
+		g->time_min = cycle_impl_time_min_for(chosen, g->hz[chosen]);
+	}
 	for (i = chosen + 1; i < CYCLE_IMPL_NCOUNTERS; i++) {
 		if (g->status[i] != CYCLE_IMPL_AVAILABLE)
 			continue;
@@ -2016,10 +2024,10 @@ CYCLE_IMPL_NOINLINE double cycle_impl_measure(int i, uint64_t ns)
 	return cycle_impl_hz(i, v1 - v0, c1 - c0);
 }
 
-/* The chosen counter's rate, measured here when first asked (a probing
- * choice's one cold window may be 30% off under load).  One thread
- * publishes it, marked with its pid meanwhile: others measure their own
- * until then, and a child forked during it takes over. */
+/* The chosen counter's rate: a revocable counter's from its probing
+ * choice, a clock's measured here when first asked.  One thread publishes
+ * it, marked with its pid meanwhile: others measure their own until then,
+ * and a child forked during it takes over. */
 CYCLE_IMPL_COLD double cycle_impl_rate(int chosen)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
@@ -2059,7 +2067,7 @@ CYCLE_IMPL_INLINE double cycle_ticks_per_second(void)
 		CYCLE_IMPL_LOAD(&cycle_impl_state.mode, CYCLE_IMPL_ACQUIRE)));
 }
 
-/* TIME_MIN in ticks: derived here from the rate when first asked; after a
+/* TIME_MIN in ticks: a clock's derived here from its rate; after a
  * switch, at least 100 steps of the replacement (each of many ticks). */
 CYCLE_IMPL_INLINE double cycle_impl_time_min(void)
 {

@@ -41,6 +41,8 @@ static inline void pretend_granted(int index)
 	}
 	g->status[index] = CYCLE_IMPL_AVAILABLE;
 	g->hz[index] = 1e9;
+	g->rate_known = 1; /* as the choice of a revocable counter leaves it */
+	g->time_min = cycle_impl_time_min_for(index, g->hz[index]);
 	g->chosen = index;
 	g->narrow = CYCLE_IMPL_NARROW(index);
 	for (i = index + 1; i < CYCLE_IMPL_NCOUNTERS; i++) {
