@@ -52,9 +52,10 @@
  * or CYCLE_H_)
  *   const char *cycle_counter_name(void)  the counter in use (names below).
  *   double cycle_ticks_per_second(void)   the rate of ticks, measured once
- *              against CLOCK_MONOTONIC_RAW (75 us where that confirms the
- *              stated rate, CNTFRQ; else 400 us); without the engine the
- *              nominal rate where known, else 0.
+ *              against CLOCK_MONOTONIC_RAW: a revocable counter's in the
+ *              choice (200 us), the others' when first asked (75 us where
+ *              that confirms the stated rate, CNTFRQ; else 400 us); without
+ *              the engine the nominal rate where known, else 0.
  *   A tick is a unit of the counter chosen at the first call, for the life
  *   of the process: after a revocation the next counter's readings are
  *   scaled into it.  PMU cycle counters are per CPU: an interval across a
@@ -1783,13 +1784,13 @@ CYCLE_IMPL_COLD void cycle_impl_choose(int configured)
 	CYCLE_IMPL_STORE(&g->narrow, CYCLE_IMPL_NARROW(chosen),
 			 CYCLE_IMPL_RELAXED);
 	/* A revocable counter keeps this window's rate: measured later it
-	 * would be read bare, outside getticks()'s checks.  A clock's rate is
+	 * would be read bare, outside getticks()'s checks.  Another's rate is
 	 * measured when asked (cycle_impl_rate): one cold window may be 30%
-	 * off under load, and a stated rate wants two warm ones. */
-	if (CYCLE_IMPL_REVOCABLE(chosen)) {
-		g->rate_known = 1;
-		g->time_min = cycle_impl_time_min_for(chosen, g->hz[chosen]);
-	}
+	 * off under load, and a stated rate wants two warm ones.  (Both are
+	 * set either way: a forked child may retake a half-made choice.) */
+	g->rate_known = CYCLE_IMPL_REVOCABLE(chosen);
+	g->time_min = g->rate_known ? cycle_impl_time_min_for(
+					      chosen, g->hz[chosen]) : 0.0;
 	for (i = chosen + 1; i < CYCLE_IMPL_NCOUNTERS; i++) {
 		if (g->status[i] != CYCLE_IMPL_AVAILABLE)
 			continue;
@@ -2067,7 +2068,7 @@ CYCLE_IMPL_INLINE double cycle_ticks_per_second(void)
 		CYCLE_IMPL_LOAD(&cycle_impl_state.mode, CYCLE_IMPL_ACQUIRE)));
 }
 
-/* TIME_MIN in ticks: a clock's derived here from its rate; after a
+/* TIME_MIN in ticks: derived here unless the choice set it; after a
  * switch, at least 100 steps of the replacement (each of many ticks). */
 CYCLE_IMPL_INLINE double cycle_impl_time_min(void)
 {
