@@ -53,8 +53,8 @@
  *   const char *cycle_counter_name(void)  the counter in use (names below).
  *   double cycle_ticks_per_second(void)   the rate of ticks, measured once
  *              against CLOCK_MONOTONIC_RAW: a revocable counter's in the
- *              choice (200 us), the others' when first asked (75 us where
- *              that confirms the stated rate, CNTFRQ; else 400 us); without
+ *              choice (200 us), the others' when first asked (50 us where
+ *              that confirms the stated rate, CNTFRQ; else 200 us); without
  *              the engine the nominal rate where known, else 0.
  *   A tick is a unit of the counter chosen at the first call, for the life
  *   of the process: after a revocation the next counter's readings are
@@ -2014,15 +2014,34 @@ CYCLE_IMPL_INLINE int cycle_impl_chosen(int mode)
 		       cycle_impl_state.chosen : CYCLE_IMPL_INDEX_OF(mode);
 }
 
-/* Counter i's rate against the clock, over ns.  One function, called
- * where it is to run warm: the same code each time. */
+/* Counter i's rate against the clock, over ns.  Each counter read is
+ * bracketed by clock reads: a window whose brackets take more than a 20th
+ * of it (the thread was preempted or interrupted next to a read) is
+ * measured again, up to 5 times, and the narrowest one counts.  One
+ * function, called where it is to run warm: the same code each time. */
 CYCLE_IMPL_NOINLINE double cycle_impl_measure(int i, uint64_t ns)
 {
-	uint64_t c0 = cycle_impl_clock(), v0 = cycle_impl_read(i), c1, v1;
+	uint64_t a0, v0, b0, a1, v1, b1, width, best = ~(uint64_t)0;
+	double hz = 0;
+	int tries;
 
-	c1 = cycle_impl_wait(c0, ns);
-	v1 = cycle_impl_read(i);
-	return cycle_impl_hz(i, v1 - v0, c1 - c0);
+	for (tries = 0; tries < 5; tries++) {
+		a0 = cycle_impl_clock();
+		v0 = cycle_impl_read(i);
+		b0 = cycle_impl_clock();
+		a1 = cycle_impl_wait(b0, ns);
+		v1 = cycle_impl_read(i);
+		b1 = cycle_impl_clock();
+		width = (b0 - a0) + (b1 - a1);
+		if (width < best) { /* each read at its bracket's middle */
+			best = width;
+			hz = cycle_impl_hz(i, v1 - v0,
+					   (a1 + b1) / 2 - (a0 + b0) / 2);
+		}
+		if (width <= (a1 - b0) / 20)
+			break;
+	}
+	return hz;
 }
 
 /* The chosen counter's rate: a revocable counter's from its probing
@@ -2033,26 +2052,22 @@ CYCLE_IMPL_COLD double cycle_impl_rate(int chosen)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	int state = CYCLE_IMPL_LOAD(&g->rate_known, CYCLE_IMPL_ACQUIRE), me;
-	double nominal, hz = 0;
+	double nominal, hz;
 
 	if (state == 1)
 		return g->hz[chosen];
 	if (chosen < 0 || chosen >= CYCLE_IMPL_CLOCK_INDEX)
 		return 1e9; /* nanoseconds */
-	/* A stated rate (CNTFRQ) that two warm 25 us measurements confirm
-	 * spares 200 us twice; one could be a stall that happens to agree.
-	 * Each first measurement is cold: its first counter read lags its
-	 * first clock read (qemu took CNTVCT_EL0's 62.5 MHz for 42-52 MHz). */
+	/* A stated rate (CNTFRQ) that two 25 us measurements confirm spares
+	 * 200 us.  (A first window is cold: its first counter read lags its
+	 * clock read, qemu took 62.5 MHz for 42-52 MHz; its bracket shows it.) */
 	nominal = cycle_impl_hw_nominal_hz(chosen);
-	if (nominal > 0) {
-		(void)cycle_impl_measure(chosen, CYCLE_IMPL_CONFIRM_NS);
-		if (cycle_impl_measure(chosen, CYCLE_IMPL_CONFIRM_NS) == nominal)
-			hz = cycle_impl_measure(chosen, CYCLE_IMPL_CONFIRM_NS);
-	}
-	if (hz <= 0 || hz != nominal) {
-		(void)cycle_impl_measure(chosen, CYCLE_IMPL_CALIBRATE_NS);
+	if (nominal > 0 &&
+	    cycle_impl_measure(chosen, CYCLE_IMPL_CONFIRM_NS) == nominal &&
+	    cycle_impl_measure(chosen, CYCLE_IMPL_CONFIRM_NS) == nominal)
+		hz = nominal;
+	else
 		hz = cycle_impl_measure(chosen, CYCLE_IMPL_CALIBRATE_NS);
-	}
 	me = -(int)getpid();
 	if (state != me && CYCLE_IMPL_CAS(&g->rate_known, &state, me)) {
 		g->hz[chosen] = hz;
