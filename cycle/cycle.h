@@ -1678,12 +1678,14 @@ CYCLE_IMPL_INLINE void cycle_impl_sample(int start, uint64_t *v)
 			g->status[i] = CYCLE_IMPL_TRAPS;
 }
 
-/* Phase 2: which of them advance, how fast; last[] gets the final readings. */
+/* Phase 2: which of them advance, how fast; last[] gets the final readings.
+ * The samples are bracketed by clock reads, as in cycle_impl_measure; the
+ * first sample only finds what traps, whose handling would widen one. */
 CYCLE_IMPL_INLINE void cycle_impl_calibrate(int start, uint64_t *last)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
-	uint64_t first[CYCLE_IMPL_NCOUNTERS], ns, d;
-	int i;
+	uint64_t first[CYCLE_IMPL_NCOUNTERS], c0, c1, ns, d;
+	int i, tries;
 
 	memset(first, 0, sizeof(first));
 	g->status[CYCLE_IMPL_CLOCK_INDEX] = CYCLE_IMPL_AVAILABLE;
@@ -1693,9 +1695,18 @@ CYCLE_IMPL_INLINE void cycle_impl_calibrate(int start, uint64_t *last)
 		last[start] = first[start];
 		return;
 	}
-	cycle_impl_wait(first[CYCLE_IMPL_CLOCK_INDEX], CYCLE_IMPL_CALIBRATE_NS);
-	cycle_impl_sample(start, last);
-	ns = last[CYCLE_IMPL_CLOCK_INDEX] - first[CYCLE_IMPL_CLOCK_INDEX];
+	for (tries = 0; tries < 5; tries++) {
+		c0 = cycle_impl_clock();
+		cycle_impl_sample(start, first);
+		c1 = cycle_impl_wait(first[CYCLE_IMPL_CLOCK_INDEX],
+				     CYCLE_IMPL_CALIBRATE_NS);
+		cycle_impl_sample(start, last);
+		ns = (last[CYCLE_IMPL_CLOCK_INDEX] + c1) / 2 -
+		     (first[CYCLE_IMPL_CLOCK_INDEX] + c0) / 2;
+		if ((first[CYCLE_IMPL_CLOCK_INDEX] - c0) +
+		    (last[CYCLE_IMPL_CLOCK_INDEX] - c1) <= ns / 20)
+			break;
+	}
 	for (i = start; i < CYCLE_IMPL_CLOCK_INDEX; i++) {
 		if (g->status[i] != CYCLE_IMPL_AVAILABLE)
 			continue;
