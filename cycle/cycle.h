@@ -1679,20 +1679,19 @@ CYCLE_IMPL_INLINE void cycle_impl_sample(int start, uint64_t *v)
 }
 
 /* Phase 2: which of them advance, how fast; last[] gets the final readings.
- * The samples are bracketed by clock reads, as in cycle_impl_measure; the
- * first sample only finds what traps, whose handling would widen one. */
+ * Each sample is bracketed by clock reads, as in cycle_impl_measure (phase
+ * 1 found what traps: no trap's handling widens one). */
 CYCLE_IMPL_INLINE void cycle_impl_calibrate(int start, uint64_t *last)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
-	uint64_t first[CYCLE_IMPL_NCOUNTERS], c0, c1, ns, d;
+	uint64_t first[CYCLE_IMPL_NCOUNTERS], c0, c1, ns = 0, d;
 	int i, tries;
 
 	memset(first, 0, sizeof(first));
 	g->status[CYCLE_IMPL_CLOCK_INDEX] = CYCLE_IMPL_AVAILABLE;
 	g->hz[CYCLE_IMPL_CLOCK_INDEX] = 1e9;
-	cycle_impl_sample(start, first);
 	if (start == CYCLE_IMPL_CLOCK_INDEX) {
-		last[start] = first[start];
+		cycle_impl_sample(start, last);
 		return;
 	}
 	for (tries = 0; tries < 5; tries++) {
@@ -1796,9 +1795,9 @@ CYCLE_IMPL_COLD void cycle_impl_choose(int configured)
 			 CYCLE_IMPL_RELAXED);
 	/* A revocable counter keeps this window's rate: measured later it
 	 * would be read bare, outside getticks()'s checks.  Another's rate is
-	 * measured when asked (cycle_impl_rate): one cold window may be 30%
-	 * off under load, and a stated rate wants two warm ones.  (Both are
-	 * set either way: a forked child may retake a half-made choice.) */
+	 * measured when asked (cycle_impl_rate), as after a choice without
+	 * probes, where a stated rate can be confirmed.  (Both are set either
+	 * way: a forked child may retake a half-made choice.) */
 	g->rate_known = CYCLE_IMPL_REVOCABLE(chosen);
 	g->time_min = g->rate_known ? cycle_impl_time_min_for(
 					      chosen, g->hz[chosen]) : 0.0;
