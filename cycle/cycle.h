@@ -54,8 +54,9 @@
  *   double cycle_ticks_per_second(void)   the rate of ticks, measured once
  *              against CLOCK_MONOTONIC_RAW: a revocable counter's in the
  *              choice (200 us), the others' when first asked (50 us where
- *              that confirms the stated rate, CNTFRQ; else 200 us); without
- *              the engine the nominal rate where known, else 0.
+ *              that confirms the stated rate, CNTFRQ; else 200 us), each
+ *              window again, up to 5 times, where a preemption blurred it;
+ *              without the engine the nominal rate where known, else 0.
  *   A tick is a unit of the counter chosen at the first call, for the life
  *   of the process: after a revocation the next counter's readings are
  *   scaled into it.  PMU cycle counters are per CPU: an interval across a
@@ -680,9 +681,13 @@ CYCLE_IMPL_INLINE int cycle_impl_decode(const siginfo_t *info, void *context,
 #define CYCLE_IMPL_PERF_DIRECT 7     /* not tried: PMCCNTR_EL0 reads directly */
 #define CYCLE_IMPL_PERF_BUSY (-1)    /* being opened */
 
-/* The choice's spin: thousands of ticks of a 24 MHz timer, unnoticed. */
+/* The choice's spin: thousands of ticks of a 24 MHz timer, unnoticed.  A
+ * window is measured again, up to TRIES times, where the clock reads that
+ * bracket its counter reads take more than a 20th of it (cycle_impl_blur). */
 #define CYCLE_IMPL_CALIBRATE_NS 200000
 #define CYCLE_IMPL_CONFIRM_NS 25000
+#define CYCLE_IMPL_TRIES 5
+#define CYCLE_IMPL_SHARP 0.05
 /* TIME_MIN for hardware clocks: 1 us, FFTW's 100 ticks up to 100 MHz (at
  * qemu's 62.5 MHz 2 us bought no better plan: README, "Benchmark"); for
  * clock_gettime 2 us, as a read may be a system call of 1 us. */
@@ -1678,33 +1683,53 @@ CYCLE_IMPL_INLINE void cycle_impl_sample(int start, uint64_t *v)
 			g->status[i] = CYCLE_IMPL_TRAPS;
 }
 
-/* Phase 2: which of them advance, how fast; last[] gets the final readings.
- * Each sample is bracketed by clock reads, as in cycle_impl_measure (phase
- * 1 found what traps: no trap's handling widens one). */
+/* The share of a window that the brackets of its readings take: the clock
+ * read c0, the first reading, c1, ..., c2, the last reading, c3.  A thread
+ * preempted next to a reading puts the pause on one side of the ratio; the
+ * bracket shows it, and the reading is taken at its middle.  2 where the
+ * clock went back (a read failed): never the sharpest. */
+CYCLE_IMPL_INLINE double cycle_impl_blur(uint64_t c0, uint64_t c1,
+					 uint64_t c2, uint64_t c3)
+{
+	if (c1 < c0 || c2 < c1 || c3 < c2)
+		return 2.0;
+	return (double)((c1 - c0) + (c3 - c2)) / (double)(c2 - c1 + 1);
+}
+
+/* Phase 2: which of them advance, how fast; last[] gets the final readings
+ * of the sharpest window (phase 1 found what traps: no trap's handling
+ * blurs one). */
 CYCLE_IMPL_INLINE void cycle_impl_calibrate(int start, uint64_t *last)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
-	uint64_t first[CYCLE_IMPL_NCOUNTERS], c0, c1, ns = 0, d;
+	uint64_t first[CYCLE_IMPL_NCOUNTERS], v0[CYCLE_IMPL_NCOUNTERS];
+	uint64_t v1[CYCLE_IMPL_NCOUNTERS], c0, c1, ns = 0, d;
+	double blur, best = 3.0;
 	int i, tries;
 
-	memset(first, 0, sizeof(first));
+	memset(v0, 0, sizeof(v0));
 	g->status[CYCLE_IMPL_CLOCK_INDEX] = CYCLE_IMPL_AVAILABLE;
 	g->hz[CYCLE_IMPL_CLOCK_INDEX] = 1e9;
 	if (start == CYCLE_IMPL_CLOCK_INDEX) {
 		cycle_impl_sample(start, last);
 		return;
 	}
-	for (tries = 0; tries < 5; tries++) {
+	for (tries = 0; tries < CYCLE_IMPL_TRIES && best > CYCLE_IMPL_SHARP;
+	     tries++) {
 		c0 = cycle_impl_clock();
-		cycle_impl_sample(start, first);
-		c1 = cycle_impl_wait(first[CYCLE_IMPL_CLOCK_INDEX],
+		cycle_impl_sample(start, v0);
+		c1 = cycle_impl_wait(v0[CYCLE_IMPL_CLOCK_INDEX],
 				     CYCLE_IMPL_CALIBRATE_NS);
-		cycle_impl_sample(start, last);
-		ns = (last[CYCLE_IMPL_CLOCK_INDEX] + c1) / 2 -
-		     (first[CYCLE_IMPL_CLOCK_INDEX] + c0) / 2;
-		if ((first[CYCLE_IMPL_CLOCK_INDEX] - c0) +
-		    (last[CYCLE_IMPL_CLOCK_INDEX] - c1) <= ns / 20)
-			break;
+		cycle_impl_sample(start, v1);
+		blur = cycle_impl_blur(c0, v0[CYCLE_IMPL_CLOCK_INDEX], c1,
+				       v1[CYCLE_IMPL_CLOCK_INDEX]);
+		if (blur < best) {
+			best = blur;
+			ns = (v1[CYCLE_IMPL_CLOCK_INDEX] + c1) / 2 -
+			     (v0[CYCLE_IMPL_CLOCK_INDEX] + c0) / 2;
+			memcpy(first, v0, sizeof(first));
+			memcpy(last, v1, sizeof(v1));
+		}
 	}
 	for (i = start; i < CYCLE_IMPL_CLOCK_INDEX; i++) {
 		if (g->status[i] != CYCLE_IMPL_AVAILABLE)
@@ -2024,32 +2049,29 @@ CYCLE_IMPL_INLINE int cycle_impl_chosen(int mode)
 		       cycle_impl_state.chosen : CYCLE_IMPL_INDEX_OF(mode);
 }
 
-/* Counter i's rate against the clock, over ns.  Each counter read is
- * bracketed by clock reads: a window whose brackets take more than a 20th
- * of it (the thread was preempted or interrupted next to a read) is
- * measured again, up to 5 times, and the narrowest one counts.  One
- * function, called where it is to run warm: the same code each time. */
+/* Counter i's rate against the clock, over ns, from the sharpest window
+ * (cycle_impl_blur); 0 if the clock never answered sensibly.  One function,
+ * called where it is to run warm: the same code each time. */
 CYCLE_IMPL_NOINLINE double cycle_impl_measure(int i, uint64_t ns)
 {
-	uint64_t a0, v0, b0, a1, v1, b1, width, best = ~(uint64_t)0;
-	double hz = 0;
+	uint64_t a0, v0, b0, a1, v1, b1;
+	double hz = 0, blur, best = 1.0;
 	int tries;
 
-	for (tries = 0; tries < 5; tries++) {
+	for (tries = 0; tries < CYCLE_IMPL_TRIES && best > CYCLE_IMPL_SHARP;
+	     tries++) {
 		a0 = cycle_impl_clock();
 		v0 = cycle_impl_read(i);
 		b0 = cycle_impl_clock();
 		a1 = cycle_impl_wait(b0, ns);
 		v1 = cycle_impl_read(i);
 		b1 = cycle_impl_clock();
-		width = (b0 - a0) + (b1 - a1);
-		if (width < best) { /* each read at its bracket's middle */
-			best = width;
+		blur = cycle_impl_blur(a0, b0, a1, b1);
+		if (blur < best) {
+			best = blur;
 			hz = cycle_impl_hz(i, v1 - v0,
 					   (a1 + b1) / 2 - (a0 + b0) / 2);
 		}
-		if (width <= (a1 - b0) / 20)
-			break;
 	}
 	return hz;
 }
