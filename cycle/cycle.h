@@ -1686,36 +1686,43 @@ CYCLE_IMPL_INLINE void cycle_impl_sample(int start, uint64_t *v)
 /* The share of a window that the brackets of its readings take: the clock
  * read c0, the first reading, c1, ..., c2, the last reading, c3.  A thread
  * preempted next to a reading puts the pause on one side of the ratio; the
- * bracket shows it, and the reading is taken at its middle.  2 where the
- * clock went back (a read failed): never the sharpest. */
+ * bracket shows it, and the reading is taken at its middle.  (+1: a clock
+ * that does not move.)  -1 where the clock went back (a read failed): not a
+ * window at all. */
 CYCLE_IMPL_INLINE double cycle_impl_blur(uint64_t c0, uint64_t c1,
 					 uint64_t c2, uint64_t c3)
 {
 	if (c1 < c0 || c2 < c1 || c3 < c2)
-		return 2.0;
+		return -1.0;
 	return (double)((c1 - c0) + (c3 - c2)) / (double)(c2 - c1 + 1);
 }
+/* Whether blur is sharper than best, the sharpest so far (-1: none yet). */
+#define CYCLE_IMPL_SHARPER(blur, best) \
+	((blur) >= 0 && ((best) < 0 || (blur) < (best)))
 
 /* Phase 2: which of them advance, how fast; last[] gets the final readings
- * of the sharpest window (phase 1 found what traps: no trap's handling
- * blurs one). */
+ * of the sharpest window, or of the first where the clock never went on
+ * (phase 1 found what traps: no trap's handling blurs one). */
 CYCLE_IMPL_INLINE void cycle_impl_calibrate(int start, uint64_t *last)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	uint64_t first[CYCLE_IMPL_NCOUNTERS], v0[CYCLE_IMPL_NCOUNTERS];
 	uint64_t v1[CYCLE_IMPL_NCOUNTERS], c0, c1, ns = 0, d;
-	double blur, best = 3.0;
+	double blur, best = -1.0;
 	int i, tries;
 
+	/* (The first window is always kept; some GCCs cannot see it.) */
+	memset(first, 0, sizeof(first));
 	memset(v0, 0, sizeof(v0));
+	memset(v1, 0, sizeof(v1));
 	g->status[CYCLE_IMPL_CLOCK_INDEX] = CYCLE_IMPL_AVAILABLE;
 	g->hz[CYCLE_IMPL_CLOCK_INDEX] = 1e9;
 	if (start == CYCLE_IMPL_CLOCK_INDEX) {
 		cycle_impl_sample(start, last);
 		return;
 	}
-	for (tries = 0; tries < CYCLE_IMPL_TRIES && best > CYCLE_IMPL_SHARP;
-	     tries++) {
+	for (tries = 0; tries < CYCLE_IMPL_TRIES &&
+	     (best < 0 || best > CYCLE_IMPL_SHARP); tries++) {
 		c0 = cycle_impl_clock();
 		cycle_impl_sample(start, v0);
 		c1 = cycle_impl_wait(v0[CYCLE_IMPL_CLOCK_INDEX],
@@ -1723,12 +1730,12 @@ CYCLE_IMPL_INLINE void cycle_impl_calibrate(int start, uint64_t *last)
 		cycle_impl_sample(start, v1);
 		blur = cycle_impl_blur(c0, v0[CYCLE_IMPL_CLOCK_INDEX], c1,
 				       v1[CYCLE_IMPL_CLOCK_INDEX]);
-		if (blur < best) {
+		if (tries == 0 || CYCLE_IMPL_SHARPER(blur, best)) {
 			best = blur;
 			ns = (v1[CYCLE_IMPL_CLOCK_INDEX] + c1) / 2 -
 			     (v0[CYCLE_IMPL_CLOCK_INDEX] + c0) / 2;
 			memcpy(first, v0, sizeof(first));
-			memcpy(last, v1, sizeof(v1));
+			memcpy(last, v1, sizeof(first));
 		}
 	}
 	for (i = start; i < CYCLE_IMPL_CLOCK_INDEX; i++) {
@@ -2050,16 +2057,16 @@ CYCLE_IMPL_INLINE int cycle_impl_chosen(int mode)
 }
 
 /* Counter i's rate against the clock, over ns, from the sharpest window
- * (cycle_impl_blur); 0 if the clock never answered sensibly.  One function,
+ * (cycle_impl_blur); 0 if the clock went back in each.  One function,
  * called where it is to run warm: the same code each time. */
 CYCLE_IMPL_NOINLINE double cycle_impl_measure(int i, uint64_t ns)
 {
 	uint64_t a0, v0, b0, a1, v1, b1;
-	double hz = 0, blur, best = 1.0;
+	double hz = 0, blur, best = -1.0;
 	int tries;
 
-	for (tries = 0; tries < CYCLE_IMPL_TRIES && best > CYCLE_IMPL_SHARP;
-	     tries++) {
+	for (tries = 0; tries < CYCLE_IMPL_TRIES &&
+	     (best < 0 || best > CYCLE_IMPL_SHARP); tries++) {
 		a0 = cycle_impl_clock();
 		v0 = cycle_impl_read(i);
 		b0 = cycle_impl_clock();
@@ -2067,7 +2074,7 @@ CYCLE_IMPL_NOINLINE double cycle_impl_measure(int i, uint64_t ns)
 		v1 = cycle_impl_read(i);
 		b1 = cycle_impl_clock();
 		blur = cycle_impl_blur(a0, b0, a1, b1);
-		if (blur < best) {
+		if (CYCLE_IMPL_SHARPER(blur, best)) {
 			best = blur;
 			hz = cycle_impl_hz(i, v1 - v0,
 					   (a1 + b1) / 2 - (a0 + b0) / 2);
@@ -2100,6 +2107,8 @@ CYCLE_IMPL_COLD double cycle_impl_rate(int chosen)
 		hz = nominal;
 	else
 		hz = cycle_impl_measure(chosen, CYCLE_IMPL_CALIBRATE_NS);
+	if (hz <= 0)
+		hz = nominal; /* the clock never answered sensibly */
 	me = -(int)getpid();
 	if (state != me && CYCLE_IMPL_CAS(&g->rate_known, &state, me)) {
 		g->hz[chosen] = hz;
