@@ -1735,7 +1735,7 @@ CYCLE_IMPL_INLINE void cycle_impl_calibrate(int start, uint64_t *last)
 			ns = (v1[CYCLE_IMPL_CLOCK_INDEX] + c1) / 2 -
 			     (v0[CYCLE_IMPL_CLOCK_INDEX] + c0) / 2;
 			memcpy(first, v0, sizeof(first));
-			memcpy(last, v1, sizeof(first));
+			memcpy(last, v1, sizeof(v1));
 		}
 	}
 	for (i = start; i < CYCLE_IMPL_CLOCK_INDEX; i++) {
@@ -2099,7 +2099,8 @@ CYCLE_IMPL_COLD double cycle_impl_rate(int chosen)
 		return 1e9; /* nanoseconds */
 	/* A stated rate (CNTFRQ) that two 25 us measurements confirm spares
 	 * 200 us.  (A first window is cold: its first counter read lags its
-	 * clock read, qemu took 62.5 MHz for 42-52 MHz; its bracket shows it.) */
+	 * clock read, qemu took 62.5 MHz for 42-52 MHz; its bracket shows
+	 * it.) */
 	nominal = cycle_impl_hw_nominal_hz(chosen);
 	if (nominal > 0 &&
 	    cycle_impl_measure(chosen, CYCLE_IMPL_CONFIRM_NS) == nominal &&
