@@ -56,7 +56,8 @@
  *              choice (200 us), the others' when first asked (50 us where
  *              that confirms the stated rate, CNTFRQ; else 200 us), each
  *              window again, up to 5 times, where a preemption blurred it;
- *              without the engine the nominal rate where known, else 0.
+ *              the stated rate where the clock fails; without the engine
+ *              the nominal rate; else 0 (unknown).
  *   A tick is a unit of the counter chosen at the first call, for the life
  *   of the process: after a revocation the next counter's readings are
  *   scaled into it.  PMU cycle counters are per CPU: an interval across a
@@ -1660,13 +1661,14 @@ CYCLE_IMPL_INLINE void cycle_impl_find_readable(int start)
 }
 
 /* The rate of counter i that advanced by d in ns of the clock: a stated
- * rate (CNTFRQ) that the measurement confirms is more exact. */
+ * rate (CNTFRQ) that the measurement confirms is more exact, and the only
+ * one where the clock did not move (0: unknown). */
 CYCLE_IMPL_INLINE double cycle_impl_hz(int i, uint64_t d, uint64_t ns)
 {
 	double hz = ns ? (double)d * 1e9 / (double)ns : 0.0;
 	double nominal = cycle_impl_hw_nominal_hz(i);
 
-	if (nominal > 0 && hz > 0.9 * nominal && hz < 1.1 * nominal)
+	if (nominal > 0 && (!ns || (hz > 0.9 * nominal && hz < 1.1 * nominal)))
 		return nominal;
 	return hz;
 }
@@ -1738,6 +1740,8 @@ CYCLE_IMPL_INLINE void cycle_impl_calibrate(int start, uint64_t *last)
 			memcpy(last, v1, sizeof(v1));
 		}
 	}
+	if (best < 0)
+		ns = 0; /* the clock went back in every window: no rate */
 	for (i = start; i < CYCLE_IMPL_CLOCK_INDEX; i++) {
 		if (g->status[i] != CYCLE_IMPL_AVAILABLE)
 			continue;
@@ -1839,7 +1843,9 @@ CYCLE_IMPL_COLD void cycle_impl_choose(int configured)
 		g->conv[i].origin = last[i];
 		g->conv[i].base = g->narrow ? last[chosen]
 					    : last[chosen] - CYCLE_IMPL_SETBACK;
-		g->conv[i].scale = g->hz[chosen] / g->hz[i];
+		/* Rates unknown (no clock): a guess, but finite and moving. */
+		g->conv[i].scale = g->hz[chosen] > 0 && g->hz[i] > 0 ?
+			g->hz[chosen] / g->hz[i] : 1.0;
 	}
 	if (!CYCLE_IMPL_REVOCABLE(chosen) || !cycle_impl_install())
 		cycle_impl_remove();
