@@ -1334,7 +1334,7 @@ CYCLE_IMPL_COLD int cycle_impl_perf_open(void)
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	struct cycle_impl_perf_attr attr;
 	int expected = CYCLE_IMPL_PERF_UNTRIED, state;
-	long fd, page, alive, err = 0;
+	long fd, page, alive = -1, err = 0;
 	char c = 0;
 	uint64_t v;
 
@@ -1376,6 +1376,10 @@ CYCLE_IMPL_COLD int cycle_impl_perf_open(void)
 					   0, 0);
 	if (err != 0)
 		goto out_unmap;
+	state = CYCLE_IMPL_PERF_NO_RDPMC;
+	if (!cycle_impl_perf_sample(
+		    (const volatile struct cycle_impl_perf_page *)page, &v))
+		goto out_unmap;
 	*(volatile int *)(uintptr_t)alive = 1;
 	g->perf_alive = (volatile int *)(uintptr_t)alive;
 	g->perf_fd = (int)fd;
@@ -1383,13 +1387,10 @@ CYCLE_IMPL_COLD int cycle_impl_perf_open(void)
 	g->perf_opener = &cycle_impl_self;
 	g->perf_page = (volatile void *)(uintptr_t)page;
 	state = CYCLE_IMPL_PERF_OPEN;
-	if (cycle_impl_perf_sample((const volatile struct cycle_impl_perf_page
-				    *)g->perf_page, &v))
-		goto out;
-	g->perf_page = NULL;
-	g->perf_opener = NULL;
-	state = CYCLE_IMPL_PERF_NO_RDPMC;
-out_unmap:
+	goto out;
+out_unmap: /* (alive: mapped, or -errno) */
+	if (!CYCLE_IMPL_FAILED(alive))
+		CYCLE_IMPL_PAGE_CALL(215, alive, 0, 0, 0);
 	CYCLE_IMPL_PAGE_CALL(215, page, 0, 0, 0);
 out_close:
 	close((int)fd);
