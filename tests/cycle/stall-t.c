@@ -67,7 +67,7 @@ int paused_clock_gettime(clockid_t clock, struct timespec *ts)
 		now = random_state % 5 == 0;
 		calls++;
 	}
-	if ((pausing == FAIL_ONCE && calls == 3 + child_seed % 8) ||
+	if ((pausing == FAIL_ONCE && calls == 1 + child_seed % 10) ||
 	    pausing == FAIL_ALWAYS)
 		return -1;
 	if (now && pausing == PAUSE_BEFORE)
