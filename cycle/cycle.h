@@ -991,31 +991,36 @@ CYCLE_IMPL_INLINE void cycle_impl_cat_int(char *buf, size_t size, size_t *n,
 	cycle_impl_cat(buf, size, n, p);
 }
 
-/* clock_gettime; where the vDSO reads counter 0 (x86: rdtsc, which faults
- * where turned off) the system call, unless counter 0 works and is in use. */
+/* clock_gettime, 0 if it fails; where the vDSO reads counter 0 (x86: rdtsc,
+ * which faults where turned off) the system call, unless counter 0 works
+ * and is in use. */
 CYCLE_IMPL_INLINE uint64_t cycle_impl_clock(void)
 {
 	struct timespec ts = {0, 0};
 	int mode = CYCLE_IMPL_VDSO_READS_HW0 ?
 		CYCLE_IMPL_LOAD(&cycle_impl_state.mode, CYCLE_IMPL_RELAXED) : 0;
+	long failed;
 
 	if (CYCLE_IMPL_VDSO_READS_HW0 && mode != CYCLE_IMPL_READY &&
 	    (CYCLE_IMPL_LOAD(&cycle_impl_state.status[0], CYCLE_IMPL_RELAXED) !=
 		     CYCLE_IMPL_AVAILABLE ||
 	     CYCLE_IMPL_INDEX_OF(mode) == CYCLE_IMPL_CLOCK_INDEX))
-		cycle_impl_clock_syscall(CYCLE_IMPL_CLOCK, &ts);
+		failed = cycle_impl_clock_syscall(CYCLE_IMPL_CLOCK, &ts);
 	else
-		clock_gettime(CYCLE_IMPL_CLOCK, &ts);
+		failed = clock_gettime(CYCLE_IMPL_CLOCK, &ts);
+	if (failed)
+		return 0; /* (cycle_impl_blur discards such a window) */
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* The clock ns after c0, bounded: a sandbox's clock may not answer. */
+/* The clock ns after c0, bounded: a sandbox's clock may not answer.  A
+ * failed read (0) ends the wait at once: the window is lost anyway. */
 CYCLE_IMPL_INLINE uint64_t cycle_impl_wait(uint64_t c0, uint64_t ns)
 {
 	uint64_t c = c0;
 	long n;
 
-	for (n = 0; n < 1000000 && c - c0 < ns; n++)
+	for (n = 0; n < 1000000 && c && c - c0 < ns; n++)
 		c = cycle_impl_clock();
 	return c;
 }
@@ -1690,12 +1695,12 @@ CYCLE_IMPL_INLINE void cycle_impl_sample(int start, uint64_t *v)
  * read c0, the first reading, c1, ..., c2, the last reading, c3.  A thread
  * preempted next to a reading puts the pause on one side of the ratio; the
  * bracket shows it, and the reading is taken at its middle.  (+1: a clock
- * that does not move.)  -1 where the clock went back (a read failed): not a
- * window at all. */
+ * that does not move.)  -1 where a read failed (0, or the clock went back):
+ * not a window at all. */
 CYCLE_IMPL_INLINE double cycle_impl_blur(uint64_t c0, uint64_t c1,
 					 uint64_t c2, uint64_t c3)
 {
-	if (c1 < c0 || c2 < c1 || c3 < c2)
+	if (c0 == 0 || c1 < c0 || c2 < c1 || c3 < c2)
 		return -1.0;
 	return (double)((c1 - c0) + (c3 - c2)) / (double)(c2 - c1 + 1);
 }
@@ -2118,7 +2123,10 @@ CYCLE_IMPL_COLD double cycle_impl_rate(int chosen)
 	if (hz <= 0)
 		hz = nominal; /* the clock never answered sensibly */
 	me = -(int)getpid();
-	if (state != me && CYCLE_IMPL_CAS(&g->rate_known, &state, me)) {
+	/* 0 (unknown) is not published: a clock that failed for a while
+	 * may answer at the next request. */
+	if (hz > 0 && state != me &&
+	    CYCLE_IMPL_CAS(&g->rate_known, &state, me)) {
 		g->hz[chosen] = hz;
 		CYCLE_IMPL_STORE(&g->rate_known, 1, CYCLE_IMPL_RELEASE);
 	}

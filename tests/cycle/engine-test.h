@@ -51,7 +51,7 @@ static inline void pretend_granted(int index)
 		g->conv[i].origin = cycle_impl_read(i);
 		g->conv[i].base = PRETEND_LAST_READING -
 			(g->narrow ? 0 : CYCLE_IMPL_SETBACK);
-		g->conv[i].scale = g->hz[index] / g->hz[i];
+		g->conv[i].scale = g->hz[i] > 0 ? g->hz[index] / g->hz[i] : 1.0;
 	}
 	cycle_impl_install();
 	/* The fast path's flag as that choice leaves it: set only when the
