@@ -1747,7 +1747,7 @@ CYCLE_IMPL_INLINE void cycle_impl_calibrate(int start, uint64_t *last)
 		}
 	}
 	if (best < 0)
-		ns = 0; /* the clock went back in every window: no rate */
+		ns = 0; /* a read failed in every window: no rate */
 	for (i = start; i < CYCLE_IMPL_CLOCK_INDEX; i++) {
 		if (g->status[i] != CYCLE_IMPL_AVAILABLE)
 			continue;
