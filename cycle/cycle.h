@@ -1715,9 +1715,9 @@ CYCLE_IMPL_INLINE void cycle_impl_calibrate(int start, uint64_t *last)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	uint64_t first[CYCLE_IMPL_NCOUNTERS], v0[CYCLE_IMPL_NCOUNTERS];
-	uint64_t v1[CYCLE_IMPL_NCOUNTERS], c0, c1, ns = 0, d;
+	uint64_t v1[CYCLE_IMPL_NCOUNTERS], c0, c1, ns = 0, d, v;
 	double blur, best = -1.0;
-	int i, tries;
+	int i, tries, n;
 
 	/* (The first window is always kept; some GCCs cannot see it.) */
 	memset(first, 0, sizeof(first));
@@ -1752,6 +1752,12 @@ CYCLE_IMPL_INLINE void cycle_impl_calibrate(int start, uint64_t *last)
 		if (g->status[i] != CYCLE_IMPL_AVAILABLE)
 			continue;
 		d = last[i] - first[i];
+		/* No window counted: each ended at a failed read, perhaps too
+		 * soon for a slow counter to move (1 MHz), so it gets a spin of
+		 * its own, as in cycle_impl_quick. */
+		for (n = 0; best < 0 && d == 0 && n < 100000 &&
+		     cycle_impl_probe(i, &v); n++)
+			d = v - first[i];
 		if (CYCLE_IMPL_NARROW(i))
 			d = (uint32_t)d;
 		if (d == 0 || d >= (uint64_t)1 << 62)
@@ -2123,10 +2129,7 @@ CYCLE_IMPL_COLD double cycle_impl_rate(int chosen)
 	if (hz <= 0)
 		hz = nominal; /* the clock never answered sensibly */
 	me = -(int)getpid();
-	/* 0 (unknown) is not published: a clock that failed for a while
-	 * may answer at the next request. */
-	if (hz > 0 && state != me &&
-	    CYCLE_IMPL_CAS(&g->rate_known, &state, me)) {
+	if (state != me && CYCLE_IMPL_CAS(&g->rate_known, &state, me)) {
 		g->hz[chosen] = hz;
 		CYCLE_IMPL_STORE(&g->rate_known, 1, CYCLE_IMPL_RELEASE);
 	}

@@ -46,6 +46,7 @@ int paused_clock_gettime(clockid_t clock, struct timespec *ts);
 #define unmeasurable(how) ((how) >= FAIL_ALWAYS)
 
 static int pausing; /* how, while the header chooses and measures */
+static unsigned calls; /* to the clock while pausing */
 static uint32_t random_state;
 static int child_how;
 static unsigned child_seed;
@@ -63,7 +64,6 @@ enum { NO_PAUSE, PAUSE_BEFORE, PAUSE_AFTER, PAUSE_ALWAYS, FAIL_ONCE,
 int paused_clock_gettime(clockid_t clock, struct timespec *ts)
 {
 	struct timespec pause = {0, 2000000}, brief = {0, 250000};
-	static unsigned calls;
 	uint64_t back;
 	int r, now = 0;
 
@@ -75,8 +75,11 @@ int paused_clock_gettime(clockid_t clock, struct timespec *ts)
 		calls++;
 	}
 	if ((pausing == FAIL_ONCE && calls == 1 + child_seed % 10) ||
-	    (pausing == FAIL_FIRST && calls <= 3) || pausing == FAIL_ALWAYS)
+	    (pausing == FAIL_FIRST && calls <= 3) || pausing == FAIL_ALWAYS) {
+		ts->tv_sec = 1; /* a failure may leave anything: not a time */
+		ts->tv_nsec = 0;
 		return -1;
+	}
 	if (now && pausing == PAUSE_BEFORE)
 		nanosleep(&pause, NULL);
 	r = clock_gettime(clock, ts);
@@ -126,11 +129,12 @@ static double true_rate(void)
 
 static double true_rate(void);
 
-/* With no clock: 0 when the rate is the stated one (0, unknown, if none)
- * or, where the header reads the clock by system call (this file cannot
- * stop that), the true one within 10%, TIME_MIN is finite and at least 1,
- * and each usable replacement converts by a finite, positive scale; else
- * 1. */
+/* With no clock: 0 when a counter, not the clock, is in use, its rate is
+ * the stated one (0, unknown, if none) or, where the header reads the
+ * clock by system call (this file cannot stop that), the true one within
+ * 10%, TIME_MIN is finite and at least 1, each usable replacement
+ * converts by a finite, positive scale, and it took at most 10000 clock
+ * reads; else 1. */
 static int unmeasured_verdict(double hz)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
@@ -140,6 +144,13 @@ static int unmeasured_verdict(double hz)
 
 	if (!(tmin >= 1 && tmin < 1e300))
 		bad = printf("# child %u: TIME_MIN %g\n", child_seed, tmin);
+	/* Nor should a dead clock cost a million reads a window. */
+	if (calls > 10000)
+		bad = printf("# child %u: %u clock reads\n", child_seed, calls);
+	/* Chosen with a good clock (main), a counter must be chosen here:
+	 * a clock that fails gives ticks that never move. */
+	if (chosen == CYCLE_IMPL_CLOCK_INDEX)
+		bad = printf("# child %u: the clock chosen\n", child_seed);
 	if (hz != nominal) {
 		truth = true_rate();
 		if (!(hz > 0.9 * truth && hz < 1.1 * truth))
