@@ -127,8 +127,6 @@ static double true_rate(void)
 	return 0;
 }
 
-static double true_rate(void);
-
 /* With no clock: 0 when a counter, not the clock, is in use, its rate is
  * the stated one (0, unknown, if none) or, where the header reads the
  * clock by system call (this file cannot stop that), the true one within
