@@ -1251,9 +1251,15 @@ struct cycle_impl_perf_page {
 	(__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ? 63 - (n) : (n)))
 #define CYCLE_IMPL_PERF_CYCLE_INDEX 32 /* armv8pmu_user_event_idx() */
 #define CYCLE_IMPL_PERF_PAGE_SIZE 4096 /* mapping one page of 4/16/64 KiB */
-/* arm64's mmap (222), madvise (233) or munmap (215) of that page. */
+/* arm64's system call numbers (asm-generic/unistd.h); a call on that page:
+ * CYCLE_IMPL_PAGE_CALL(MMAP, ...), MADVISE or MUNMAP. */
+#define CYCLE_IMPL_SYS_MUNMAP 215L
+#define CYCLE_IMPL_SYS_MMAP 222L
+#define CYCLE_IMPL_SYS_MADVISE 233L
+#define CYCLE_IMPL_SYS_PERF_EVENT_OPEN 241L
 #define CYCLE_IMPL_PAGE_CALL(nr, addr, a, b, fd) \
-	cycle_impl_syscall6(nr, addr, CYCLE_IMPL_PERF_PAGE_SIZE, a, b, fd, 0)
+	cycle_impl_syscall6(CYCLE_IMPL_SYS_##nr, addr, \
+			    CYCLE_IMPL_PERF_PAGE_SIZE, a, b, fd, 0)
 #define CYCLE_IMPL_FAILED(ret) ((unsigned long)(ret) > -4096ul) /* -errno */
 /* This thread opened the event (not a new one at the opener's address). */
 #define CYCLE_IMPL_PERF_MINE() (cycle_impl_self.perf_mine && \
@@ -1363,22 +1369,22 @@ CYCLE_IMPL_COLD int cycle_impl_perf_open(void)
 	attr.config1 = 3;
 	/* perf_event_open(attr, this thread, any CPU, no group, CLOEXEC). */
 	state = CYCLE_IMPL_PERF_OPEN_FAILED;
-	err = fd = cycle_impl_syscall6(241, (long)(uintptr_t)&attr, 0, -1, -1,
-				       8, 0);
+	err = fd = cycle_impl_syscall6(CYCLE_IMPL_SYS_PERF_EVENT_OPEN,
+				       (long)(uintptr_t)&attr, 0, -1, -1, 8, 0);
 	if (fd < 0)
 		goto out;
 	state = CYCLE_IMPL_PERF_MMAP_FAILED;
-	err = page = CYCLE_IMPL_PAGE_CALL(222, 0, 1 /* PROT_READ */,
+	err = page = CYCLE_IMPL_PAGE_CALL(MMAP, 0, 1 /* PROT_READ */,
 					  1 /* MAP_SHARED */, fd);
 	if (CYCLE_IMPL_FAILED(page))
 		goto out_close;
 	/* A child of fork() gets no copy of the event's page: it finds this
 	 * MADV_WIPEONFORK page zeroed and reads another tier instead. */
-	err = alive = CYCLE_IMPL_PAGE_CALL(222, 0, 3 /* PROT_READ|PROT_WRITE */,
+	err = alive = CYCLE_IMPL_PAGE_CALL(MMAP, 0, 3 /* PROT_READ|PROT_WRITE */,
 					   0x22 /* MAP_PRIVATE|MAP_ANON */, -1);
 	if (!CYCLE_IMPL_FAILED(alive))
-		err = CYCLE_IMPL_PAGE_CALL(233, alive, 18 /* MADV_WIPEONFORK */,
-					   0, 0);
+		err = CYCLE_IMPL_PAGE_CALL(MADVISE, alive,
+					   18 /* MADV_WIPEONFORK */, 0, 0);
 	if (err != 0)
 		goto out_unmap;
 	state = CYCLE_IMPL_PERF_NO_RDPMC;
@@ -1395,8 +1401,8 @@ CYCLE_IMPL_COLD int cycle_impl_perf_open(void)
 	goto out;
 out_unmap: /* (alive: mapped, or -errno) */
 	if (!CYCLE_IMPL_FAILED(alive))
-		CYCLE_IMPL_PAGE_CALL(215, alive, 0, 0, 0);
-	CYCLE_IMPL_PAGE_CALL(215, page, 0, 0, 0);
+		CYCLE_IMPL_PAGE_CALL(MUNMAP, alive, 0, 0, 0);
+	CYCLE_IMPL_PAGE_CALL(MUNMAP, page, 0, 0, 0);
 out_close:
 	close((int)fd);
 out:
@@ -1717,7 +1723,7 @@ CYCLE_IMPL_INLINE void cycle_impl_calibrate(int start, uint64_t *last)
 	uint64_t first[CYCLE_IMPL_NCOUNTERS], v0[CYCLE_IMPL_NCOUNTERS];
 	uint64_t v1[CYCLE_IMPL_NCOUNTERS], c0, c1, ns = 0, d, v;
 	double blur, best = -1.0;
-	int i, tries, n;
+	int i, tries, n, readable;
 
 	/* (The first window is always kept; some GCCs cannot see it.) */
 	memset(first, 0, sizeof(first));
@@ -1755,12 +1761,15 @@ CYCLE_IMPL_INLINE void cycle_impl_calibrate(int start, uint64_t *last)
 		/* No window counted: each ended at a failed read, perhaps too
 		 * soon for a slow counter to move (1 MHz), so it gets a spin of
 		 * its own, as in cycle_impl_quick. */
-		for (n = 0; best < 0 && d == 0 && n < 100000 &&
-		     cycle_impl_probe(i, &v); n++)
-			d = v - first[i];
+		readable = 1;
+		for (n = 0; best < 0 && d == 0 && readable && n < 100000; n++)
+			if ((readable = cycle_impl_probe(i, &v)) != 0)
+				d = v - first[i];
 		if (CYCLE_IMPL_NARROW(i))
 			d = (uint32_t)d;
-		if (d == 0 || d >= (uint64_t)1 << 62)
+		if (!readable)
+			g->status[i] = CYCLE_IMPL_TRAPS;
+		else if (d == 0 || d >= (uint64_t)1 << 62)
 			g->status[i] = CYCLE_IMPL_FROZEN;
 		else
 			g->hz[i] = cycle_impl_hz(i, d, ns);
