@@ -1789,6 +1789,21 @@ CYCLE_IMPL_INLINE double cycle_impl_time_min_for(int index, double hz)
 						: tmin;
 }
 
+/* Counter i's reading origin will be the chosen counter's last_chosen, set
+ * back, and its steps scaled by the ratio of rates (cycle_impl_convert). */
+CYCLE_IMPL_INLINE void cycle_impl_link(int i, uint64_t origin,
+				       uint64_t last_chosen)
+{
+	struct cycle_impl_v3_state *g = &cycle_impl_state;
+	double hz = g->hz[g->chosen];
+
+	g->conv[i].origin = origin;
+	g->conv[i].base = g->narrow ? last_chosen
+				    : last_chosen - CYCLE_IMPL_SETBACK;
+	/* Rates unknown (no clock): a guess, but finite and moving. */
+	g->conv[i].scale = hz > 0 && g->hz[i] > 0 ? hz / g->hz[i] : 1.0;
+}
+
 /* CYCLE_DEBUG's line: the counter chosen, why not the ones before, a note. */
 CYCLE_IMPL_COLD void cycle_impl_explain(int start, int chosen,
 					  int requested, const char *note)
@@ -1858,16 +1873,9 @@ CYCLE_IMPL_COLD void cycle_impl_choose(int configured)
 	g->rate_known = CYCLE_IMPL_REVOCABLE(chosen);
 	g->time_min = g->rate_known ? cycle_impl_time_min_for(
 					      chosen, g->hz[chosen]) : 0.0;
-	for (i = chosen + 1; i < CYCLE_IMPL_NCOUNTERS; i++) {
-		if (g->status[i] != CYCLE_IMPL_AVAILABLE)
-			continue;
-		g->conv[i].origin = last[i];
-		g->conv[i].base = g->narrow ? last[chosen]
-					    : last[chosen] - CYCLE_IMPL_SETBACK;
-		/* Rates unknown (no clock): a guess, but finite and moving. */
-		g->conv[i].scale = g->hz[chosen] > 0 && g->hz[i] > 0 ?
-			g->hz[chosen] / g->hz[i] : 1.0;
-	}
+	for (i = chosen + 1; i < CYCLE_IMPL_NCOUNTERS; i++)
+		if (g->status[i] == CYCLE_IMPL_AVAILABLE)
+			cycle_impl_link(i, last[i], last[chosen]);
 	if (!CYCLE_IMPL_REVOCABLE(chosen) || !cycle_impl_install())
 		cycle_impl_remove();
 	if (g->debug)

@@ -45,14 +45,10 @@ static inline void pretend_granted(int index)
 	g->time_min = cycle_impl_time_min_for(index, g->hz[index]);
 	g->chosen = index;
 	g->narrow = CYCLE_IMPL_NARROW(index);
-	for (i = index + 1; i < CYCLE_IMPL_NCOUNTERS; i++) {
-		if (g->status[i] != CYCLE_IMPL_AVAILABLE)
-			continue;
-		g->conv[i].origin = cycle_impl_read(i);
-		g->conv[i].base = PRETEND_LAST_READING -
-			(g->narrow ? 0 : CYCLE_IMPL_SETBACK);
-		g->conv[i].scale = g->hz[i] > 0 ? g->hz[index] / g->hz[i] : 1.0;
-	}
+	for (i = index + 1; i < CYCLE_IMPL_NCOUNTERS; i++)
+		if (g->status[i] == CYCLE_IMPL_AVAILABLE)
+			cycle_impl_link(i, cycle_impl_read(i),
+					PRETEND_LAST_READING);
 	cycle_impl_install();
 	/* The fast path's flag as that choice leaves it: set only when the
 	 * inline counter was chosen (the real choice just made may have set
