@@ -225,6 +225,8 @@ CYCLE_IMPL_INLINE double cycle_impl_cntfrq_el0(void)
 #endif
 
 #if defined(CYCLE_IMPL_ENGINE)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wattributes" /* see CYCLE_IMPL_COLD */
 
 /* ------------------------------------------------------------------------
  * PORTS.  One block per architecture (nothing else in the engine names
@@ -736,9 +738,12 @@ CYCLE_IMPL_INLINE int cycle_impl_sync_cas(int *p, int *expected, int desired)
 #define CYCLE_IMPL_LIKELY(x) __builtin_expect(!!(x), 1)
 #endif
 /* The large, rarely called functions; COLD: those that run once per
- * process or at a trap, made small rather than fast. */
-#define CYCLE_IMPL_NOINLINE static __attribute__((noinline, unused))
-#define CYCLE_IMPL_COLD static __attribute__((noinline, unused, cold))
+ * process or at a trap, made small rather than fast.  Declared inline only
+ * so that GCC at -O0 leaves them out of files that never call them; its
+ * -Wattributes on the pair is silenced for the engine, and their forward
+ * declarations say only static (there g++ warns whatever the pragma). */
+#define CYCLE_IMPL_NOINLINE static __inline__ __attribute__((noinline, unused))
+#define CYCLE_IMPL_COLD static __inline__ __attribute__((noinline, unused, cold))
 /* XSI flags a strict POSIX mode may not name (Linux's values).  Bit 31 is
  * unsigned, so sa_flags is handled as unsigned (-Wsign-conversion). */
 #ifdef SA_RESETHAND
@@ -863,7 +868,7 @@ extern __thread struct cycle_impl_v3_thread cycle_impl_self
 typedef char cycle_impl_v3_thread_bytes[ /* the assembler's size is right */
 	sizeof(struct cycle_impl_v3_thread) == CYCLE_IMPL_THREAD_BYTES ? 1 : -1];
 
-CYCLE_IMPL_NOINLINE ticks cycle_impl_slow(int configured);
+static ticks cycle_impl_slow(int configured);
 
 /* --- The classic API. ------------------------------------------------- */
 
@@ -1043,7 +1048,7 @@ CYCLE_IMPL_INLINE int cycle_impl_trap_unblocked(void)
 }
 
 CYCLE_IMPL_INLINE uint64_t cycle_impl_perf_read(void);
-CYCLE_IMPL_COLD int cycle_impl_probe(int index, uint64_t *value);
+static int cycle_impl_probe(int index, uint64_t *value);
 
 /* A raw reading of counter index (ns for the clock); callers guard it. */
 CYCLE_IMPL_INLINE uint64_t cycle_impl_read(int index)
@@ -1092,8 +1097,7 @@ CYCLE_IMPL_INLINE int cycle_impl_is_handler(const struct sigaction *sa,
 	return h && (sa->sa_flags & SA_SIGINFO) && sa->sa_sigaction == h;
 }
 
-CYCLE_IMPL_COLD void cycle_impl_on_trap(int sig, siginfo_t *info,
-					  void *context);
+static void cycle_impl_on_trap(int sig, siginfo_t *info, void *context);
 /* A guard of this state (this file's, the installed or the last one set)
  * is never chained to: two guards would pass a fault back and forth. */
 CYCLE_IMPL_INLINE int cycle_impl_is_guard(const struct sigaction *sa)
@@ -1162,17 +1166,17 @@ CYCLE_IMPL_INLINE const void *cycle_impl_object(void)
 	return &__dso_handle;
 }
 
-/* Its destructor, listed by a pointer only the guard's installer names (no
- * code where nothing installs one), runs last in the object: a getticks()
- * after it would put the guard back into code about to be unmapped
- * (PERFORMANCE_COUNTERS.md, "Costs"). */
-CYCLE_IMPL_COLD void cycle_impl_unload(void);
-static void (*cycle_impl_unload_entry)(void)
-	__attribute__((section(".fini_array.00100"), unused)) = cycle_impl_unload;
+static void cycle_impl_unload(void);
 
 /* Installs this object's guard unless one is installed; 1 when one is. */
 CYCLE_IMPL_COLD int cycle_impl_install(void)
 {
+	/* The object's destructor, listed by a pointer of the installer's own
+	 * (no code where nothing installs a guard, even at -O0), runs last in
+	 * the object: a getticks() after it would put the guard back into
+	 * code about to be unmapped (PERFORMANCE_COUNTERS.md, "Costs"). */
+	static void (*unload_entry)(void) __attribute__((
+		section(".fini_array.00100"), unused)) = cycle_impl_unload;
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	struct sigaction sa, prev, seen;
 
@@ -1200,7 +1204,7 @@ CYCLE_IMPL_COLD int cycle_impl_install(void)
 		g->previous = seen;
 	g->installer = cycle_impl_on_trap;
 	g->installer_object = cycle_impl_object();
-	__asm__ __volatile__("" : : "m"(cycle_impl_unload_entry)); /* keep it */
+	__asm__ __volatile__("" : : "m"(unload_entry)); /* keep it */
 	if (sigaction(CYCLE_IMPL_TRAP_SIGNAL, &sa, &prev) != 0)
 		return 0;
 	/* Changed in between by another thread: that one is replaced. */
@@ -2189,6 +2193,7 @@ CYCLE_IMPL_INLINE double cycle_impl_time_min(void)
 #define TIME_MIN cycle_impl_time_min()
 #endif
 
+#pragma GCC diagnostic pop
 #endif /* the engine */
 
 /* ------------------------------------------------------------------------

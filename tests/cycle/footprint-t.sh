@@ -77,7 +77,7 @@ echo 'int main(void) { return 0; }' >"$trivial"
 variants="${CC:-cc}|${CC:-cc} -flto|${CC:-cc} -fuse-ld=lld"
 variants="$variants|clang --target=$target|clang --target=$target -fuse-ld=lld"
 
-echo "1..38"
+echo "1..40"
 n=0
 IFS='|'
 for cc in $variants; do
@@ -127,6 +127,24 @@ for cc in $variants; do
 	IFS='|'
 done
 unset IFS
+
+# Unoptimised (-O0, a debug build) GCC emits every static function it
+# parses unless it is declared inline: a file that never calls getticks()
+# must still get no code and no destructor (the v2 header's files do).
+# unoptimised HEADER: the bytes of code and destructors in tiny.c at -O0.
+unoptimised() {
+	${CC:-cc} -O0 -fPIC -I"$src/cycle" -I"$src/tests/cycle" \
+		-DHEADER="\"$1\"" -c "$fp/tiny.c" -o "$tmp/tiny-O0.o" \
+		>"$tmp/log" 2>&1 &&
+		bytes "$tmp/tiny-O0.o" .text .text.unlikely .text.startup \
+			.fini_array .fini_array.00100
+}
+o0=$(unoptimised cycle.h)
+[ "$o0" = 0 ]
+ok $? "${CC:-cc} -O0: a file that never calls getticks() has no code and no destructor (${o0:-no object} bytes)"
+v2=$(unoptimised data/cycle-v2.h)
+[ -n "$v2" ] && [ "$v2" -gt 0 ]
+ok $? "... which the v2 header's file has at -O0 (${v2:-no object} bytes)"
 
 # small STACKS: a program whose library has 4096 files that include the
 # header runs threads on PTHREAD_STACK_MIN stacks (HEADER: this one or v2).
