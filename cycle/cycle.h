@@ -225,8 +225,6 @@ CYCLE_IMPL_INLINE double cycle_impl_cntfrq_el0(void)
 #endif
 
 #if defined(CYCLE_IMPL_ENGINE)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wattributes" /* see CYCLE_IMPL_COLD */
 
 /* ------------------------------------------------------------------------
  * PORTS.  One block per architecture (nothing else in the engine names
@@ -924,6 +922,8 @@ CYCLE_IMPL_INLINE double elapsed(ticks t1, ticks t0)
 }
 
 /* --- The engine: static, so every object keeps its own code. ---------- */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wattributes" /* see CYCLE_IMPL_COLD */
 
 /* One string, not an array of pointers: no relocation, no writable page. */
 #ifndef CYCLE_IMPL_NAMES
@@ -1794,7 +1794,8 @@ CYCLE_IMPL_INLINE double cycle_impl_time_min_for(int index, double hz)
 }
 
 /* Counter i's reading origin will be the chosen counter's last_chosen, set
- * back, and its steps scaled by the ratio of rates (cycle_impl_convert). */
+ * back, and its steps scaled by the ratio of rates (cycle_impl_convert);
+ * state.chosen, narrow and both rates must be set. */
 CYCLE_IMPL_INLINE void cycle_impl_link(int i, uint64_t origin,
 				       uint64_t last_chosen)
 {
