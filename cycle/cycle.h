@@ -740,8 +740,10 @@ CYCLE_IMPL_INLINE int cycle_impl_sync_cas(int *p, int *expected, int desired)
  * so that GCC at -O0 leaves them out of files that never call them; its
  * -Wattributes on the pair is silenced for the engine, and their forward
  * declarations say only static (there g++ warns whatever the pragma). */
-#define CYCLE_IMPL_NOINLINE static __inline__ __attribute__((noinline, unused))
-#define CYCLE_IMPL_COLD static __inline__ __attribute__((noinline, unused, cold))
+#define CYCLE_IMPL_NOINLINE \
+	static __inline__ __attribute__((__noinline__, __unused__))
+#define CYCLE_IMPL_COLD \
+	static __inline__ __attribute__((__noinline__, __unused__, __cold__))
 /* XSI flags a strict POSIX mode may not name (Linux's values).  Bit 31 is
  * unsigned, so sa_flags is handled as unsigned (-Wsign-conversion). */
 #ifdef SA_RESETHAND
@@ -836,15 +838,16 @@ extern "C" {
  * PIC reads it by name from inline assembly, which full LTO does not see. */
 #define CYCLE_IMPL_FAST_NAME CYCLE_IMPL_STR(cycle_impl_fast)
 #if defined(__clang__)
-__attribute__((selectany)) struct cycle_impl_v3_state cycle_impl_state;
-__attribute__((selectany)) __thread struct cycle_impl_v3_thread cycle_impl_self;
-__attribute__((selectany, used, visibility("hidden"))) int cycle_impl_fast
-	__asm__(CYCLE_IMPL_FAST_NAME);
+__attribute__((__selectany__)) struct cycle_impl_v3_state cycle_impl_state;
+__attribute__((__selectany__)) __thread struct cycle_impl_v3_thread
+	cycle_impl_self;
+__attribute__((__selectany__, __used__, __visibility__("hidden")))
+int cycle_impl_fast __asm__(CYCLE_IMPL_FAST_NAME);
 #else
-__attribute__((common, used, visibility("hidden"))) int cycle_impl_fast
-	__asm__(CYCLE_IMPL_FAST_NAME);
+__attribute__((__common__, __used__, __visibility__("hidden")))
+int cycle_impl_fast __asm__(CYCLE_IMPL_FAST_NAME);
 #define CYCLE_IMPL_SELF_NAME CYCLE_IMPL_STR(cycle_impl_self)
-__attribute__((common)) struct cycle_impl_v3_state cycle_impl_state;
+__attribute__((__common__)) struct cycle_impl_v3_state cycle_impl_state;
 /* (.ifndef: -flto puts the files' top-level asm into one.) */
 __asm__(".ifndef " CYCLE_IMPL_SELF_NAME "\n\t"
 	".pushsection .tbss." CYCLE_IMPL_SELF_NAME ",\"awTG\",%nobits,"
@@ -1157,9 +1160,11 @@ CYCLE_IMPL_COLD void cycle_impl_chain(int sig, siginfo_t *info,
  * by its __dso_handle (one each, for __cxa_atexit), not by the guard's code
  * (that would pull the engine into files that never read a counter). */
 #ifdef __cplusplus
-extern "C" void *__dso_handle __attribute__((weak, visibility("hidden")));
+extern "C" void *__dso_handle
+	__attribute__((__weak__, __visibility__("hidden")));
 #else
-extern void *__dso_handle __attribute__((weak, visibility("hidden")));
+extern void *__dso_handle
+	__attribute__((__weak__, __visibility__("hidden")));
 #endif
 CYCLE_IMPL_INLINE const void *cycle_impl_object(void)
 {
@@ -1175,8 +1180,8 @@ CYCLE_IMPL_COLD int cycle_impl_install(void)
 	 * (no code where nothing installs a guard, even at -O0), runs last in
 	 * the object: a getticks() after it would put the guard back into
 	 * code about to be unmapped (PERFORMANCE_COUNTERS.md, "Costs"). */
-	static void (*unload_entry)(void) __attribute__((
-		section(".fini_array.00100"), unused)) = cycle_impl_unload;
+	static void (*unload_entry)(void) __attribute__((__section__(
+		".fini_array.00100"), __unused__)) = cycle_impl_unload;
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	struct sigaction sa, prev, seen;
 

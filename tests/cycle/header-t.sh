@@ -28,7 +28,7 @@ if command -v clang >/dev/null 2>&1 && clang --target="$target" -c -o "$tmp/x.o"
 fi
 cxx="${CXX:-c++}"
 
-echo "1..37"
+echo "1..39"
 IFS='|'
 for cc in $compilers; do
 	unset IFS
@@ -153,6 +153,16 @@ else
 	skip "no engine for $target (or the program does not build)"
 	skip "no engine for $target (or the program does not build)"
 fi
+
+# A host that defines attribute names as macros before the header, as the
+# Linux kernel and many projects do: the header spells them __name__.
+printf '#define noinline __attribute__((noinline))\n#define unused __attribute__((unused))\n#define cold __attribute__((cold))\n#define used __attribute__((used))\n#define weak __attribute__((weak))\n#define common __attribute__((common))\n#define section(s) __attribute__((section(s)))\n#define visibility(v) __attribute__((visibility(v)))\n#define selectany __attribute__((selectany))\n' >"$tmp/macros.c"
+cat "$tmp/use.c" >>"$tmp/macros.c"
+cp "$tmp/macros.c" "$tmp/macros.cc"
+${CC:-cc} -Wall -Wextra -Werror -O2 -I"$src/cycle" "$tmp/macros.c" -o "$tmp/macros" >"$tmp/log" 2>&1
+ok $? "a program that defines noinline, unused, cold, used, weak, common, section, visibility and selectany as macros builds"
+$cxx -Wall -Wextra -Werror -O2 -I"$src/cycle" "$tmp/macros.cc" -o "$tmp/macros" >"$tmp/log" 2>&1
+ok $? "... in C++ too"
 
 # The header alone, with nothing before it, in two units of one program.
 printf '#include "cycle.h"\nticks other(void) { return getticks(); }\n' >"$tmp/other.c"
