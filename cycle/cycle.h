@@ -107,7 +107,10 @@
  * other's symbols: cycle_impl_v3_n* and cycle_impl_v3_t* are the only
  * exported names).  Then getticks() is one load of a hidden flag and a
  * compare before an inline read of the kernel-kept counters, a call for
- * the others; it is async-signal-safe.
+ * the others; it is async-signal-safe.  A file that never calls it gets
+ * no code.  The engine's code is in every calling file, but with GCC on
+ * ELF x86 and Arm once per program or shared object (COMDAT groups; not
+ * with -DCYCLE_H_NO_FOLD).
  * The program's signal actions and masks are left as they were, except
  * for the guard while it is needed.
  *
@@ -131,6 +134,7 @@
  *   - A seccomp SIGSYS during the choice goes to the program's handler,
  *     which must not call getticks().
  *   - A trap signal already pending at the first call: clock_gettime.
+ *   - GCC's -flto (one partition) keeps every calling file's engine.
  */
 #ifndef CYCLE_H_INCLUDED
 #define CYCLE_H_INCLUDED
@@ -195,6 +199,18 @@ CYCLE_IMPL_INLINE ticks getticks(void);
 CYCLE_IMPL_INLINE double elapsed(ticks t1, ticks t0);
 CYCLE_IMPL_INLINE const char *cycle_counter_name(void);
 CYCLE_IMPL_INLINE double cycle_ticks_per_second(void);
+/* One copy of the engine per program or shared object (GCC, ELF): each
+ * large function stays static but sits in a COMDAT group of its own, named
+ * like a hidden alias that every call goes through (CYCLE_IMPL_DECL); the
+ * linker keeps one group of a name.  The helpers are always inlined, or
+ * their out-of-line copies would stay in every file.  Clang: plain static. */
+#if !defined(__clang__) && defined(__ELF__) && !defined(CYCLE_H_NO_FOLD) && \
+	(defined(__x86_64__) || defined(__i386__) || defined(__aarch64__) || \
+	 defined(__arm__))
+#define CYCLE_IMPL_FOLD 1
+#undef CYCLE_IMPL_INLINE
+#define CYCLE_IMPL_INLINE static __inline__ __attribute__((__always_inline__))
+#endif
 #endif
 
 /* ==========================================================================
@@ -744,6 +760,55 @@ CYCLE_IMPL_INLINE int cycle_impl_sync_cas(int *p, int *expected, int desired)
 	static __inline__ __attribute__((__noinline__, __unused__))
 #define CYCLE_IMPL_COLD \
 	static __inline__ __attribute__((__noinline__, __unused__, __cold__))
+/* CYCLE_IMPL_DECL(ret, f, args): f's forward declaration; with the fold, the
+ * static f_s in section group SYM(f), whose body defines (CYCLE_IMPL_SELF)
+ * the hidden alias SYM(f), declared as f_a; "f" is then a macro for f_a
+ * that keeps f_s emitted.  CMT hides GCC's flags after the section name. */
+#ifdef CYCLE_IMPL_FOLD
+#if defined(__aarch64__)
+#define CYCLE_IMPL_CMT "//"
+#elif defined(__arm__)
+#define CYCLE_IMPL_CMT "@"
+#else
+#define CYCLE_IMPL_CMT "#"
+#endif
+#if defined(__thumb__)
+#define CYCLE_IMPL_SET ".thumb_set "
+#define CYCLE_IMPL_ISA "t"
+#else
+#define CYCLE_IMPL_SET ".set "
+#define CYCLE_IMPL_ISA ""
+#endif
+/* The groups' names carry the engine's code version, one more at every
+ * change of its code (code-version-t): files of one object built with two
+ * versions of this header keep two engines, as they keep one state. */
+#define CYCLE_IMPL_CODE 1
+#define CYCLE_IMPL_SYM(name) name "_v3_" CYCLE_IMPL_STR(CYCLE_IMPL_NHW) \
+	CYCLE_IMPL_ISA "_c" CYCLE_IMPL_STR(CYCLE_IMPL_CODE)
+#define CYCLE_IMPL_DECL(ret, f, args) \
+	static ret f##_s args __attribute__((__noclone__, __section__(".text." \
+		CYCLE_IMPL_SYM(#f) ",\"axG\",%progbits," CYCLE_IMPL_SYM(#f) \
+		",comdat" CYCLE_IMPL_CMT))); \
+	extern ret f##_a args __asm__(CYCLE_IMPL_SYM(#f)) \
+		__attribute__((__visibility__("hidden")))
+#define CYCLE_IMPL_FN(f) f##_s
+#define CYCLE_IMPL_SELF(f) __asm__ __volatile__(".ifndef " CYCLE_IMPL_SYM(#f) \
+	"\n\t.globl " CYCLE_IMPL_SYM(#f) "\n\t.hidden " CYCLE_IMPL_SYM(#f) \
+	"\n\t.type " CYCLE_IMPL_SYM(#f) ", %%function\n\t" CYCLE_IMPL_SET \
+	CYCLE_IMPL_SYM(#f) ", %c0\n\t.endif" : : "X"(f##_s))
+#define CYCLE_IMPL_KEEP(f) __asm__("" : : "X"(f##_s))
+#define CYCLE_IMPL_REF(f) (__extension__({ CYCLE_IMPL_KEEP(f); f##_a; }))
+#define CYCLE_IMPL_ALIAS(f) f##_a
+#define CYCLE_IMPL_FINI ".fini_array.00100,\"awG\",%fini_array," \
+	CYCLE_IMPL_SYM("cycle_impl_unload_entry") ",comdat" CYCLE_IMPL_CMT
+#else
+#define CYCLE_IMPL_DECL(ret, f, args) static ret f args
+#define CYCLE_IMPL_FN(f) f
+#define CYCLE_IMPL_SELF(f) ((void)0)
+#define CYCLE_IMPL_KEEP(f) ((void)0)
+#define CYCLE_IMPL_ALIAS(f) f
+#define CYCLE_IMPL_FINI ".fini_array.00100"
+#endif
 /* XSI flags a strict POSIX mode may not name (Linux's values).  Bit 31 is
  * unsigned, so sa_flags is handled as unsigned (-Wsign-conversion). */
 #ifdef SA_RESETHAND
@@ -869,7 +934,47 @@ extern __thread struct cycle_impl_v3_thread cycle_impl_self
 typedef char cycle_impl_v3_thread_bytes[ /* the assembler's size is right */
 	sizeof(struct cycle_impl_v3_thread) == CYCLE_IMPL_THREAD_BYTES ? 1 : -1];
 
-static ticks cycle_impl_slow(int configured);
+/* The engine's large functions (CYCLE_IMPL_DECL). */
+CYCLE_IMPL_DECL(void, cycle_impl_cat, (char *, size_t, size_t *, const char *));
+CYCLE_IMPL_DECL(void, cycle_impl_chain, (int, siginfo_t *, void *));
+CYCLE_IMPL_DECL(int, cycle_impl_install, (void));
+CYCLE_IMPL_DECL(int, cycle_impl_remove, (void));
+CYCLE_IMPL_DECL(int, cycle_impl_revoke, (int, int, const char *));
+CYCLE_IMPL_DECL(void, cycle_impl_on_trap, (int, siginfo_t *, void *));
+CYCLE_IMPL_DECL(int, cycle_impl_probe, (int, uint64_t *));
+CYCLE_IMPL_DECL(void, cycle_impl_explain, (int, int, int, const char *));
+CYCLE_IMPL_DECL(void, cycle_impl_choose, (int));
+CYCLE_IMPL_DECL(void, cycle_impl_settle, (int));
+CYCLE_IMPL_DECL(void, cycle_impl_quick, (int));
+CYCLE_IMPL_DECL(ticks, cycle_impl_slow, (int));
+CYCLE_IMPL_DECL(void, cycle_impl_unload, (void));
+CYCLE_IMPL_DECL(double, cycle_impl_measure, (int, uint64_t));
+CYCLE_IMPL_DECL(double, cycle_impl_rate, (int));
+#if defined(CYCLE_IMPL_PERF_INDEX)
+CYCLE_IMPL_DECL(int, cycle_impl_perf_open, (void));
+CYCLE_IMPL_DECL(uint64_t, cycle_impl_perf_read, (void));
+#endif
+#ifdef CYCLE_IMPL_FOLD
+#define cycle_impl_cat CYCLE_IMPL_REF(cycle_impl_cat)
+#define cycle_impl_chain CYCLE_IMPL_REF(cycle_impl_chain)
+#define cycle_impl_install CYCLE_IMPL_REF(cycle_impl_install)
+#define cycle_impl_remove CYCLE_IMPL_REF(cycle_impl_remove)
+#define cycle_impl_revoke CYCLE_IMPL_REF(cycle_impl_revoke)
+#define cycle_impl_on_trap CYCLE_IMPL_REF(cycle_impl_on_trap)
+#define cycle_impl_probe CYCLE_IMPL_REF(cycle_impl_probe)
+#define cycle_impl_explain CYCLE_IMPL_REF(cycle_impl_explain)
+#define cycle_impl_choose CYCLE_IMPL_REF(cycle_impl_choose)
+#define cycle_impl_settle CYCLE_IMPL_REF(cycle_impl_settle)
+#define cycle_impl_quick CYCLE_IMPL_REF(cycle_impl_quick)
+#define cycle_impl_slow CYCLE_IMPL_REF(cycle_impl_slow)
+#define cycle_impl_unload CYCLE_IMPL_REF(cycle_impl_unload)
+#define cycle_impl_measure CYCLE_IMPL_REF(cycle_impl_measure)
+#define cycle_impl_rate CYCLE_IMPL_REF(cycle_impl_rate)
+#if defined(CYCLE_IMPL_PERF_INDEX)
+#define cycle_impl_perf_open CYCLE_IMPL_REF(cycle_impl_perf_open)
+#define cycle_impl_perf_read CYCLE_IMPL_REF(cycle_impl_perf_read)
+#endif
+#endif
 
 /* --- The classic API. ------------------------------------------------- */
 
@@ -961,9 +1066,10 @@ CYCLE_IMPL_INLINE int cycle_impl_lookup(const char *name)
 }
 
 /* CYCLE_DEBUG's lines, without stdio (handlers; strict modes hide snprintf). */
-CYCLE_IMPL_COLD void cycle_impl_cat(char *buf, size_t size, size_t *n,
+CYCLE_IMPL_COLD void CYCLE_IMPL_FN(cycle_impl_cat)(char *buf, size_t size, size_t *n,
 				      const char *text)
 {
+	CYCLE_IMPL_SELF(cycle_impl_cat);
 	while (*text && *n + 1 < size)
 		buf[(*n)++] = *text++;
 	buf[*n] = '\0';
@@ -1050,8 +1156,9 @@ CYCLE_IMPL_INLINE int cycle_impl_trap_unblocked(void)
 	return t->trap_ok == 1;
 }
 
+#ifndef CYCLE_IMPL_PERF_INDEX
 CYCLE_IMPL_INLINE uint64_t cycle_impl_perf_read(void);
-static int cycle_impl_probe(int index, uint64_t *value);
+#endif
 
 /* A raw reading of counter index (ns for the clock); callers guard it. */
 CYCLE_IMPL_INLINE uint64_t cycle_impl_read(int index)
@@ -1100,7 +1207,6 @@ CYCLE_IMPL_INLINE int cycle_impl_is_handler(const struct sigaction *sa,
 	return h && (sa->sa_flags & SA_SIGINFO) && sa->sa_sigaction == h;
 }
 
-static void cycle_impl_on_trap(int sig, siginfo_t *info, void *context);
 /* A guard of this state (this file's, the installed or the last one set)
  * is never chained to: two guards would pass a fault back and forth. */
 CYCLE_IMPL_INLINE int cycle_impl_is_guard(const struct sigaction *sa)
@@ -1111,7 +1217,7 @@ CYCLE_IMPL_INLINE int cycle_impl_is_guard(const struct sigaction *sa)
 }
 
 /* What the kernel would have done with the program's own action. */
-CYCLE_IMPL_COLD void cycle_impl_chain(int sig, siginfo_t *info,
+CYCLE_IMPL_COLD void CYCLE_IMPL_FN(cycle_impl_chain)(int sig, siginfo_t *info,
 					void *context)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
@@ -1121,6 +1227,7 @@ CYCLE_IMPL_COLD void cycle_impl_chain(int sig, siginfo_t *info,
 	int sent = info->si_code <= 0, s; /* kill(), raise(), sigqueue() */
 	sigset_t mask, old;
 
+	CYCLE_IMPL_SELF(cycle_impl_chain);
 	if (cycle_impl_is_guard(&prev))
 		plain = SIG_DFL; /* no program action is left to reach */
 	if (plain == SIG_IGN && sent)
@@ -1171,20 +1278,20 @@ CYCLE_IMPL_INLINE const void *cycle_impl_object(void)
 	return &__dso_handle;
 }
 
-static void cycle_impl_unload(void);
-
 /* Installs this object's guard unless one is installed; 1 when one is. */
-CYCLE_IMPL_COLD int cycle_impl_install(void)
+CYCLE_IMPL_COLD int CYCLE_IMPL_FN(cycle_impl_install)(void)
 {
 	/* The object's destructor, listed by a pointer of the installer's own
 	 * (no code where nothing installs a guard, even at -O0), runs last in
 	 * the object: a getticks() after it would put the guard back into
 	 * code about to be unmapped (PERFORMANCE_COUNTERS.md, "Costs"). */
 	static void (*unload_entry)(void) __attribute__((__section__(
-		".fini_array.00100"), __unused__)) = cycle_impl_unload;
+		CYCLE_IMPL_FINI), __unused__)) =
+		CYCLE_IMPL_ALIAS(cycle_impl_unload);
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	struct sigaction sa, prev, seen;
 
+	CYCLE_IMPL_SELF(cycle_impl_install);
 	if (CYCLE_IMPL_TRAP_SIGNAL == 0)
 		return 0;
 	if (g->installed)
@@ -1209,6 +1316,7 @@ CYCLE_IMPL_COLD int cycle_impl_install(void)
 		g->previous = seen;
 	g->installer = cycle_impl_on_trap;
 	g->installer_object = cycle_impl_object();
+	CYCLE_IMPL_KEEP(cycle_impl_unload);
 	__asm__ __volatile__("" : : "m"(unload_entry)); /* keep it */
 	if (sigaction(CYCLE_IMPL_TRAP_SIGNAL, &sa, &prev) != 0)
 		return 0;
@@ -1223,12 +1331,13 @@ CYCLE_IMPL_COLD int cycle_impl_install(void)
 /* Gives the program its action back if ours is still set; 1 when it did.
  * The guard is forgotten first: a child forked in between finds one set and
  * none recorded (cycle_impl_after_cut), never one recorded and gone. */
-CYCLE_IMPL_COLD int cycle_impl_remove(void)
+CYCLE_IMPL_COLD int CYCLE_IMPL_FN(cycle_impl_remove)(void)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	cycle_impl_handler mine = g->installed;
 	struct sigaction now;
 
+	CYCLE_IMPL_SELF(cycle_impl_remove);
 	if (!mine)
 		return 0;
 	g->installed = NULL;
@@ -1349,7 +1458,7 @@ CYCLE_IMPL_INLINE const char *cycle_impl_perf_reason(int state)
 /* Opens the event for the calling thread, once per process; returns 1 when
  * this thread can read the tier.  The guard must be installed.  No stdio:
  * the choice may run in a signal handler. */
-CYCLE_IMPL_COLD int cycle_impl_perf_open(void)
+CYCLE_IMPL_COLD int CYCLE_IMPL_FN(cycle_impl_perf_open)(void)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	struct cycle_impl_perf_attr attr;
@@ -1358,6 +1467,7 @@ CYCLE_IMPL_COLD int cycle_impl_perf_open(void)
 	char c = 0;
 	uint64_t v;
 
+	CYCLE_IMPL_SELF(cycle_impl_perf_open);
 	if (!CYCLE_IMPL_CAS(&g->perf_state, &expected, CYCLE_IMPL_PERF_BUSY))
 		return expected == CYCLE_IMPL_PERF_OPEN &&
 		       CYCLE_IMPL_PERF_MINE();
@@ -1422,7 +1532,7 @@ out:
 
 /* The event's count (the opening thread's user-mode cycles); other threads,
  * a fork() child and a thread blocking SIGILL get the next tier's, scaled. */
-CYCLE_IMPL_INLINE uint64_t cycle_impl_perf_read(void)
+CYCLE_IMPL_NOINLINE uint64_t CYCLE_IMPL_FN(cycle_impl_perf_read)(void)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	const volatile struct cycle_impl_perf_page *pc =
@@ -1430,6 +1540,7 @@ CYCLE_IMPL_INLINE uint64_t cycle_impl_perf_read(void)
 	uint64_t v;
 	int other;
 
+	CYCLE_IMPL_SELF(cycle_impl_perf_read);
 	if (CYCLE_IMPL_PERF_MINE() && pc && *g->perf_alive) {
 		if (cycle_impl_trap_unblocked() &&
 		    cycle_impl_perf_sample(pc, &v))
@@ -1510,13 +1621,14 @@ CYCLE_IMPL_INLINE uint64_t cycle_impl_perf_read(void)
 
 /* Counter index, in use in mode, was taken away (it trapped, its access bit
  * went, or it stopped): the next usable one for good; returns the new mode. */
-CYCLE_IMPL_COLD int cycle_impl_revoke(int index, int mode, const char *why)
+CYCLE_IMPL_COLD int CYCLE_IMPL_FN(cycle_impl_revoke)(int index, int mode, const char *why)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	int next = cycle_impl_next(index, 0);
 	char line[160];
 	size_t n = 0;
 
+	CYCLE_IMPL_SELF(cycle_impl_revoke);
 	if (!CYCLE_IMPL_CAS(&g->mode, &mode, CYCLE_IMPL_CONVERTED + next))
 		return mode; /* another thread switched first */
 	CYCLE_IMPL_STORE(&g->status[index], CYCLE_IMPL_TRAPS,
@@ -1536,13 +1648,14 @@ CYCLE_IMPL_COLD int cycle_impl_revoke(int index, int mode, const char *why)
 
 /* The guard itself.  What it completes reads 0 unless the counter in use
  * was revoked: then the next counter's reading, converted. */
-CYCLE_IMPL_COLD void cycle_impl_on_trap(int sig, siginfo_t *info,
+CYCLE_IMPL_COLD void CYCLE_IMPL_FN(cycle_impl_on_trap)(int sig, siginfo_t *info,
 					  void *context)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	int saved_errno = errno, reg = 0, index, mode, active;
 	uint64_t value = 0;
 
+	CYCLE_IMPL_SELF(cycle_impl_on_trap);
 	/* The thread's record only for a read of ours: a dlopen'ed object's
 	 * TLS may be allocated at its first touch, not a signal's business. */
 	index = cycle_impl_decode(info, context, &reg);
@@ -1576,11 +1689,12 @@ CYCLE_IMPL_COLD void cycle_impl_on_trap(int sig, siginfo_t *info,
 
 /* Reads counter index under the guard; 0 (and *value 0) when it trapped or
  * was not read.  Revokes nothing. */
-CYCLE_IMPL_COLD int cycle_impl_probe(int index, uint64_t *value)
+CYCLE_IMPL_COLD int CYCLE_IMPL_FN(cycle_impl_probe)(int index, uint64_t *value)
 {
 	struct cycle_impl_v3_thread *t = &cycle_impl_self;
 	unsigned before;
 
+	CYCLE_IMPL_SELF(cycle_impl_probe);
 	*value = 0;
 	/* The clock, counters that never trap, and one the kernel says
 	 * reads (CNTVCT_EL0) need no guard. */
@@ -1815,7 +1929,7 @@ CYCLE_IMPL_INLINE void cycle_impl_link(int i, uint64_t origin,
 }
 
 /* CYCLE_DEBUG's line: the counter chosen, why not the ones before, a note. */
-CYCLE_IMPL_COLD void cycle_impl_explain(int start, int chosen,
+CYCLE_IMPL_COLD void CYCLE_IMPL_FN(cycle_impl_explain)(int start, int chosen,
 					  int requested, const char *note)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
@@ -1823,6 +1937,7 @@ CYCLE_IMPL_COLD void cycle_impl_explain(int start, int chosen,
 	size_t n = 0;
 	int i;
 
+	CYCLE_IMPL_SELF(cycle_impl_explain);
 	cycle_impl_cat(line, sizeof(line), &n, "cycle.h: using ");
 	cycle_impl_cat(line, sizeof(line), &n, cycle_impl_name(chosen));
 	cycle_impl_cat(line, sizeof(line), &n,
@@ -1861,12 +1976,13 @@ CYCLE_IMPL_INLINE void cycle_impl_after_cut(void)
  * counter defines the unit; the later ones' readings will be scaled to it
  * and set back (CYCLE_IMPL_SETBACK; ARMv7's PMCCNTR: an epoch above its 32
  * bits).  The guard stays only where the counter chosen is revocable. */
-CYCLE_IMPL_COLD void cycle_impl_choose(int configured)
+CYCLE_IMPL_COLD void CYCLE_IMPL_FN(cycle_impl_choose)(int configured)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	uint64_t last[CYCLE_IMPL_NCOUNTERS];
 	int mode, requested, start, chosen, i;
 
+	CYCLE_IMPL_SELF(cycle_impl_choose);
 	start = cycle_impl_choice_start(configured, &requested);
 	cycle_impl_find_readable(start);
 	cycle_impl_calibrate(start, last);
@@ -1933,13 +2049,14 @@ CYCLE_IMPL_INLINE void cycle_impl_locked(int configured, int cut)
  * chooser's pid: a child forked during the choice takes over.  The chooser
  * blocks all but the trap signal (and an unblocked SIGSYS, for seccomp): a
  * handler that calls getticks() can neither interrupt nor await its choice. */
-CYCLE_IMPL_COLD void cycle_impl_settle(int configured)
+CYCLE_IMPL_COLD void CYCLE_IMPL_FN(cycle_impl_settle)(int configured)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	struct timespec nap = { 0, 20000 };
 	sigset_t all, old, pending;
 	int me, owner;
 
+	CYCLE_IMPL_SELF(cycle_impl_settle);
 	while (CYCLE_IMPL_LOAD(&g->mode, CYCLE_IMPL_ACQUIRE) <
 	       CYCLE_IMPL_READY) {
 		me = (int)getpid();
@@ -1977,12 +2094,13 @@ CYCLE_IMPL_COLD void cycle_impl_settle(int configured)
 
 /* The choice without probes (PERFORMANCE_COUNTERS.md, "How it works"): the
  * inline counter, if cycle_impl_quiet() and it advances; else the long way. */
-CYCLE_IMPL_COLD void cycle_impl_quick(int configured)
+CYCLE_IMPL_COLD void CYCLE_IMPL_FN(cycle_impl_quick)(int configured)
 {
 	const char *request = cycle_impl_getenv("CYCLE_COUNTER");
 	int expected = CYCLE_IMPL_UNINIT, n;
 	uint64_t first;
 
+	CYCLE_IMPL_SELF(cycle_impl_quick);
 	if (CYCLE_IMPL_NHW == 0 || configured != CYCLE_IMPL_INLINE_INDEX ||
 	    (request && *request) || !cycle_impl_quiet(configured))
 		return;
@@ -1998,12 +2116,13 @@ CYCLE_IMPL_COLD void cycle_impl_quick(int configured)
 }
 
 /* Everything but the inline counter comes here. */
-CYCLE_IMPL_NOINLINE ticks cycle_impl_slow(int configured)
+CYCLE_IMPL_NOINLINE ticks CYCLE_IMPL_FN(cycle_impl_slow)(int configured)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	int mode = CYCLE_IMPL_LOAD(&g->mode, CYCLE_IMPL_ACQUIRE), index;
 	uint64_t v;
 
+	CYCLE_IMPL_SELF(cycle_impl_slow);
 	if (mode < CYCLE_IMPL_READY) {
 		if (mode == CYCLE_IMPL_UNINIT)
 			cycle_impl_quick(configured);
@@ -2053,13 +2172,14 @@ CYCLE_IMPL_NOINLINE ticks cycle_impl_slow(int configured)
 /* At dlclose the object that set the guard takes it away, or it would point
  * into unmapped code; the next getticks() of an object that stays puts its
  * own back (REGUARD). */
-CYCLE_IMPL_COLD void cycle_impl_unload(void)
+CYCLE_IMPL_COLD void CYCLE_IMPL_FN(cycle_impl_unload)(void)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	cycle_impl_handler mine = g->installer;
 	struct sigaction now;
 	int mode;
 
+	CYCLE_IMPL_SELF(cycle_impl_unload);
 	if (CYCLE_IMPL_TRAP_SIGNAL == 0 || !mine ||
 	    g->installer_object != cycle_impl_object())
 		return;
@@ -2104,12 +2224,13 @@ CYCLE_IMPL_INLINE int cycle_impl_chosen(int mode)
 /* Counter i's rate against the clock, over ns, from the sharpest window
  * (cycle_impl_blur); 0 if the clock went back in each.  One function,
  * called where it is to run warm: the same code each time. */
-CYCLE_IMPL_NOINLINE double cycle_impl_measure(int i, uint64_t ns)
+CYCLE_IMPL_NOINLINE double CYCLE_IMPL_FN(cycle_impl_measure)(int i, uint64_t ns)
 {
 	uint64_t a0, v0, b0, a1, v1, b1;
 	double hz = 0, blur, best = -1.0;
 	int tries;
 
+	CYCLE_IMPL_SELF(cycle_impl_measure);
 	for (tries = 0; tries < CYCLE_IMPL_TRIES &&
 	     (best < 0 || best > CYCLE_IMPL_SHARP); tries++) {
 		a0 = cycle_impl_clock();
@@ -2132,12 +2253,13 @@ CYCLE_IMPL_NOINLINE double cycle_impl_measure(int i, uint64_t ns)
  * choice, a clock's measured here when first asked.  One thread publishes
  * it, marked with its pid meanwhile: others measure their own until then,
  * and a child forked during it takes over. */
-CYCLE_IMPL_COLD double cycle_impl_rate(int chosen)
+CYCLE_IMPL_COLD double CYCLE_IMPL_FN(cycle_impl_rate)(int chosen)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	int state = CYCLE_IMPL_LOAD(&g->rate_known, CYCLE_IMPL_ACQUIRE), me;
 	double nominal, hz;
 
+	CYCLE_IMPL_SELF(cycle_impl_rate);
 	if (state == 1)
 		return g->hz[chosen];
 	if (chosen < 0 || chosen >= CYCLE_IMPL_CLOCK_INDEX)

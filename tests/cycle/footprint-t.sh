@@ -70,6 +70,27 @@ same() {
 	[ "$one" -eq "$many" ] && [ "$one" -gt 0 ]
 }
 
+# once CC FLAGS TAG: $tmp/TAG-once.so, 8 copies of every-call.c; prints
+# the engine's functions (and the API's) that it holds more than once
+# (GCC's LTO suffixes cut), with how many copies.
+once() {
+	# shellcheck disable=SC2086
+	$1 $2 -fPIC -I"$src/cycle" -c "$fp/every-call.c" -o "$tmp/$3-every.o" &&
+		$1 $2 -fPIC -I"$src/cycle" -c "$fp/api.c" -o "$tmp/$3-api8.o" &&
+		$1 $2 -shared "$tmp/$3-api8.o" $(for i in $(seq 8); do echo "$tmp/$3-every.o"; done) \
+			-o "$tmp/$3-once.so" || return 1
+	nm "$tmp/$3-once.so" | awk '$2 == "t" || $2 == "T" { sub(/\..*/, "", $3); print $3 }' |
+		grep -E '^(cycle_impl_|getticks$|elapsed$|cycle_counter_name$|cycle_ticks_per_second$)' |
+		sort | uniq -c | awk '$1 > 1 { printf "%s%s x%d", sep, $2, $1; sep = ", " }'
+}
+
+# The engine once per library, not once per calling file: the fold's GCC
+# on ELF x86 and Arm (PERFORMANCE_COUNTERS.md, "Costs"), without -flto.
+case $target in
+x86_64-*linux* | i?86-*linux* | aarch64*-linux* | arm*-linux*) fold=yes ;;
+*) fold=no ;;
+esac
+
 # The toolchains a library may be built with: the build's compiler, with
 # -flto and with ld.lld, and clang for the same target (with ld.lld too).
 trivial=$tmp/trivial.c
@@ -77,7 +98,7 @@ echo 'int main(void) { return 0; }' >"$trivial"
 variants="${CC:-cc}|${CC:-cc} -flto|${CC:-cc} -fuse-ld=lld"
 variants="$variants|clang --target=$target|clang --target=$target -fuse-ld=lld"
 
-echo "1..40"
+echo "1..51"
 n=0
 IFS='|'
 for cc in $variants; do
@@ -85,7 +106,7 @@ for cc in $variants; do
 	n=$((n + 1))
 	# shellcheck disable=SC2086
 	if ! $cc "$trivial" -o "$tmp/trivial" >/dev/null 2>&1; then
-		for i in 1 2 3 4 5 6 7; do skip "$cc cannot link for $target here"; done
+		for i in 1 2 3 4 5 6 7 8 9; do skip "$cc cannot link for $target here"; done
 		IFS='|'
 		continue
 	fi
@@ -115,6 +136,20 @@ for cc in $variants; do
 		ok $? "$cc: ... which the v2 header's files do ($(bytes "$tmp/v$n-tiny-1.so" .text .fini_array) -> $(bytes "$tmp/v$n-tiny-64.so" .text .fini_array) bytes)"
 		;;
 	esac
+	case $fold,$cc in
+	*clang*) why="no COMDAT functions in C" ;;
+	*-flto*) why="every file's copy lands in one object" ;;
+	no,*) why="no fold on $target" ;;
+	*)
+		for opt in -O2 -O0; do
+			dups=$(once "$cc" "$opt" "c$n$opt" 2>"$tmp/build.log") &&
+				[ -z "$dups" ]
+			ok $? "$cc $opt: 8 files that call the whole API leave one engine in the library${dups:+ (more: $dups)}"
+		done
+		why=
+		;;
+	esac
+	[ -z "$why" ] || { skip "$cc -O2: $why: one engine per calling file"; skip "$cc -O0: $why"; }
 	echo "# $cc: code per extra including file: $((($(bytes "$tmp/c$n-64.so" .text) - $(bytes "$tmp/c$n-1.so" .text)) / 63)) bytes of .text"
 	# The record must stay thread-local (GCC's TLS commons lose that under
 	# -flto), and work: a probing choice writes it (CYCLE_COUNTER).
@@ -127,6 +162,15 @@ for cc in $variants; do
 	IFS='|'
 done
 unset IFS
+
+# The control: the static engine (-DCYCLE_H_NO_FOLD) is there per file.
+if [ "$fold" = yes ] && ! ${CC:-cc} -dM -E -x c /dev/null | grep -q __clang__; then
+	dups=$(once "${CC:-cc}" "-O2 -DCYCLE_H_NO_FOLD" static 2>"$tmp/build.log")
+	[ -n "$dups" ]
+	ok $? "... which the static engine fails (${dups:-no function more than once})"
+else
+	skip "no fold with ${CC:-cc} on $target: no control"
+fi
 
 # Unoptimised (-O0, a debug build) GCC emits every static function it
 # parses unless it is declared inline: a file that never calls getticks()
