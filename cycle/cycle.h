@@ -52,12 +52,9 @@
  * or CYCLE_H_)
  *   const char *cycle_counter_name(void)  the counter in use (names below).
  *   double cycle_ticks_per_second(void)   the rate of ticks, measured once
- *              against CLOCK_MONOTONIC_RAW: a revocable counter's in the
- *              choice (200 us), the others' when first asked (50 us where
- *              that confirms the stated rate, CNTFRQ; else 200 us), each
- *              window again, up to 5 times, where a preemption blurred it;
- *              the stated rate where the clock fails; without the engine
- *              the nominal rate; else 0 (unknown).
+ *              against CLOCK_MONOTONIC_RAW (PERFORMANCE_COUNTERS.md, "How
+ *              it works"), else the stated rate (CNTFRQ); without the
+ *              engine the nominal rate; else 0 (unknown).
  *   A tick is a unit of the counter chosen at the first call, for the life
  *   of the process: after a revocation the next counter's readings are
  *   scaled into it.  PMU cycle counters are per CPU: an interval across a
@@ -93,23 +90,18 @@
  *   CYCLE_DEBUG=1       one line on stderr naming the counter and why, one
  *                       more at a revocation.  Nothing is printed else.
  *
- * How it works.  The first getticks() chooses the counter.  A configured
- * counter the kernel never takes back (rdtsc, CNTVCT_EL0, rdtime, mftb,
- * stckf) is read until it moves and published with one compare-and-swap
- * (rdtsc also asks prctl(PR_GET_TSC)).  Otherwise each candidate is read
- * under a temporary SIGILL handler, the guard, which recognises this
- * header's counter instructions and steps over them; the first that reads
- * and advances is chosen.  The guard stays where the counter chosen is one
- * something outside the program can revoke (PMU counters, rdcycle), also
- * after a read of it traps (other threads may be in a read of it): that
- * read gets the next counter's reading, and the process uses that counter
- * for good.  One state per process (per group of objects that see each
- * other's symbols: cycle_impl_v3_n* and cycle_impl_v3_t* are the only
- * exported names).  Then getticks() is one load of a hidden flag and a
+ * How it works (PERFORMANCE_COUNTERS.md, "How it works").  The first
+ * getticks() chooses.  A configured counter the kernel never takes back
+ * (rdtsc, CNTVCT_EL0, rdtime, mftb, stckf) is read until it moves; else
+ * each candidate is read under a temporary SIGILL handler, the guard,
+ * which steps over this header's counter reads that trap.  The guard stays
+ * while a revocable counter (PMU, rdcycle) is in use, also after one of
+ * its reads trapped.  Then getticks() is a load of a hidden flag and a
  * compare before an inline read of the kernel-kept counters, a call for
- * the others; it is async-signal-safe.
- * The program's signal actions and masks are left as they were, except
- * for the guard while it is needed.
+ * the others; async-signal-safe.  Signal actions and masks stay the
+ * program's, but for the guard while it is needed.  One state per group
+ * of objects that see each other's symbols: cycle_impl_v3_n* and
+ * cycle_impl_v3_t* are the only exported names.
  *
  * Without the engine (not Linux, not GCC or Clang, a strict ISO mode that
  * hides sigaction, or an architecture whose counter Linux never takes
