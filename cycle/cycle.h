@@ -224,10 +224,9 @@ CYCLE_IMPL_INLINE double cycle_impl_cntfrq_el0(void)
  * engine adds clock_gettime to every chain.
  * ---------------------------------------------------------------------- */
 
-/* PMUSERENR(_EL0), readable at EL0, on cycle counter reads: EN (bit 0)
- * grants all, CR (bit 2) these.  PMUv3.9's UEN (bit 4) defers to PMUACR_EL1,
- * which EL0 cannot read (Linux 6.13+ sets CR too): "perhaps", a guarded
- * read tells (PERFORMANCE_COUNTERS.md).  Denied: not even tried. */
+/* PMUSERENR(_EL0), readable at EL0: EN (bit 0) grants all, CR (bit 2) cycle
+ * counter reads; under PMUv3.9's UEN (bit 4) "perhaps": a guarded read
+ * tells (PERFORMANCE_COUNTERS.md, "PMCCNTR_EL0").  Denied: never read. */
 #define CYCLE_IMPL_USERENR_EN 0x1u
 enum { CYCLE_IMPL_PMU_DENIED, CYCLE_IMPL_PMU_GRANTED, CYCLE_IMPL_PMU_PERHAPS };
 CYCLE_IMPL_INLINE int cycle_impl_userenr_grant(unsigned long userenr)
@@ -262,8 +261,7 @@ CYCLE_IMPL_INLINE int cycle_impl_userenr_grant(unsigned long userenr)
 #ifndef cycle_impl_hw_nominal_hz /* rate-t states a false CNTFRQ */
 #define cycle_impl_hw_nominal_hz(i) ((i) == 2 ? cycle_impl_cntfrq_el0() : 0.0)
 #endif
-/* CNTVCT_EL0: Linux lets EL0 read it, or completes a read it traps itself
- * (timer errata); it never raises SIGILL for it. */
+/* CNTVCT_EL0: Linux lets EL0 read it, or emulates it; never a SIGILL. */
 #define cycle_impl_quiet(i) ((i) == 2)
 #define CYCLE_IMPL_TRAP_SIGNAL SIGILL
 CYCLE_IMPL_INLINE uint64_t cycle_impl_hw_read(int i)
@@ -465,9 +463,8 @@ CYCLE_IMPL_INLINE void cycle_impl_complete_insn(struct cycle_impl_regs *r,
 }
 
 #elif defined(__riscv) && __riscv_xlen == 64
-/* RISC-V: rdcycle traps by default since Linux 6.6, and a sysctl can take
- * it back; rdtime never: the chain starts there, with no handler installed,
- * as FFTW does (d46ecddd), unless HAVE_RISCV_RDCYCLE or CYCLE_COUNTER. */
+/* RISC-V: rdcycle traps by default since Linux 6.6 (a sysctl); rdtime never,
+ * and the chain starts there (as FFTW's, d46ecddd) unless asked. */
 #define CYCLE_IMPL_NHW 2
 #define CYCLE_IMPL_NAMES "rdcycle\0rdtime\0"
 #define CYCLE_IMPL_INLINE_INDEX 1
@@ -563,9 +560,7 @@ CYCLE_IMPL_INLINE uint64_t cycle_impl_hw_read(int i)
 #ifndef CYCLE_IMPL_CONFIGURED /* the chain's start, as the build asked */
 #define CYCLE_IMPL_CONFIGURED CYCLE_IMPL_INLINE_INDEX
 #endif
-/* Revocable from outside (a PMU counter): the guard stays, and threads that
- * block the trap signal skip it. */
-#ifndef CYCLE_IMPL_REVOCABLE
+#ifndef CYCLE_IMPL_REVOCABLE /* from outside (PMU): the guard stays */
 #define CYCLE_IMPL_REVOCABLE(i) 0
 #endif
 #ifndef CYCLE_IMPL_CYCLES /* counts CPU cycles, not a fixed-rate clock */
@@ -728,10 +723,8 @@ CYCLE_IMPL_INLINE int cycle_impl_sync_cas(int *p, int *expected, int desired)
 #define CYCLE_IMPL_LIKELY(x) __builtin_expect(!!(x), 1)
 #endif
 /* The large, rarely called functions; COLD: those that run once per
- * process or at a trap, made small rather than fast.  Declared inline only
- * so that GCC at -O0 leaves them out of files that never call them; its
- * -Wattributes on the pair is silenced for the engine, and their forward
- * declarations say only static (there g++ warns whatever the pragma). */
+ * process or at a trap, small rather than fast.  Why inline and how the
+ * warnings are kept quiet: PERFORMANCE_COUNTERS.md, "Costs". */
 #define CYCLE_IMPL_NOINLINE \
 	static __inline__ __attribute__((__noinline__, __unused__))
 #define CYCLE_IMPL_COLD \
@@ -813,14 +806,10 @@ struct cycle_impl_v3_thread {
 #define cycle_impl_self CYCLE_IMPL_PASTE(cycle_impl_v3_t, CYCLE_IMPL_NHW)
 #define cycle_impl_fast CYCLE_IMPL_PASTE(cycle_impl_v3_f, CYCLE_IMPL_NHW)
 
-/* One state and one per-thread record per program or shared object
- * (PERFORMANCE_COUNTERS.md, "Several copies in one process"): a weak
- * definition would keep every file's storage, so each file defines them
- * in a form the linker folds into one, with the file's visibility; with
- * GCC the record is written for the assembler (its TLS commons survive
- * neither -flto nor ld.lld).  cycle_impl_fast, hidden, is set once the
- * mode is READY + the inline counter, for good: getticks() tests it with
- * one PC-relative load, where the shared state costs a GOT load more. */
+/* One state and one per-thread record per program or shared object, in
+ * forms the linker folds into one (PERFORMANCE_COUNTERS.md, "Several copies
+ * in one process").  cycle_impl_fast, hidden, is set for good once the mode
+ * is READY + the inline counter: one PC-relative load (see "Costs"). */
 #define CYCLE_IMPL_STR2(x) #x
 #define CYCLE_IMPL_STR(x) CYCLE_IMPL_STR2(x)
 #ifdef __cplusplus
