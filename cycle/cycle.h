@@ -844,6 +844,8 @@ __asm__(".ifndef " CYCLE_IMPL_SELF_NAME "\n\t"
 extern __thread struct cycle_impl_v3_thread cycle_impl_self
 	__asm__(CYCLE_IMPL_SELF_NAME);
 #endif
+/* The guard's owner (cycle_impl_object). */
+extern void *__dso_handle __attribute__((__weak__, __visibility__("hidden")));
 #ifdef __cplusplus
 }
 #endif
@@ -1140,13 +1142,6 @@ CYCLE_IMPL_COLD void cycle_impl_chain(int sig, siginfo_t *info,
 /* The program or shared object this file is in, the guard's owner, known
  * by its __dso_handle (one each, for __cxa_atexit), not by the guard's code
  * (that would pull the engine into files that never read a counter). */
-#ifdef __cplusplus
-extern "C" void *__dso_handle
-	__attribute__((__weak__, __visibility__("hidden")));
-#else
-extern void *__dso_handle
-	__attribute__((__weak__, __visibility__("hidden")));
-#endif
 CYCLE_IMPL_INLINE const void *cycle_impl_object(void)
 {
 	return &__dso_handle;
@@ -1710,15 +1705,13 @@ CYCLE_IMPL_INLINE double cycle_impl_blur(uint64_t c0, uint64_t c1,
 CYCLE_IMPL_INLINE void cycle_impl_calibrate(int start, uint64_t *last)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
-	uint64_t first[CYCLE_IMPL_NCOUNTERS], v0[CYCLE_IMPL_NCOUNTERS];
-	uint64_t v1[CYCLE_IMPL_NCOUNTERS], c0, c1, ns = 0, d, v;
+	/* (= {0}: the first window is always kept; some GCCs cannot see it.) */
+	uint64_t first[CYCLE_IMPL_NCOUNTERS] = {0};
+	uint64_t v0[CYCLE_IMPL_NCOUNTERS] = {0}, v1[CYCLE_IMPL_NCOUNTERS] = {0};
+	uint64_t c0, c1, ns = 0, d, v;
 	double blur, best = -1.0;
 	int i, tries, n, readable;
 
-	/* (The first window is always kept; some GCCs cannot see it.) */
-	memset(first, 0, sizeof(first));
-	memset(v0, 0, sizeof(v0));
-	memset(v1, 0, sizeof(v1));
 	g->status[CYCLE_IMPL_CLOCK_INDEX] = CYCLE_IMPL_AVAILABLE;
 	g->hz[CYCLE_IMPL_CLOCK_INDEX] = 1e9;
 	if (start == CYCLE_IMPL_CLOCK_INDEX) {
