@@ -1682,12 +1682,10 @@ CYCLE_IMPL_INLINE void cycle_impl_sample(int start, uint64_t *v)
 			g->status[i] = CYCLE_IMPL_TRAPS;
 }
 
-/* The share of a window that the brackets of its readings take: the clock
- * read c0, the first reading, c1, ..., c2, the last reading, c3.  A thread
- * preempted next to a reading puts the pause on one side of the ratio; the
- * bracket shows it, and the reading is taken at its middle.  (+1: a clock
- * that does not move.)  -1 where a read failed (0, or the clock went back):
- * not a window at all. */
+/* The share of a window that the brackets of its readings take (the clock
+ * read c0, the first reading, c1, ..., c2, the last reading, c3): where a
+ * preemption shows (PERFORMANCE_COUNTERS.md, "How it works").  +1: a clock
+ * that does not move.  -1: a read failed (0, or the clock went back). */
 CYCLE_IMPL_INLINE double cycle_impl_blur(uint64_t c0, uint64_t c1,
 					 uint64_t c2, uint64_t c3)
 {
@@ -1741,9 +1739,8 @@ CYCLE_IMPL_INLINE void cycle_impl_calibrate(int start, uint64_t *last)
 		if (g->status[i] != CYCLE_IMPL_AVAILABLE)
 			continue;
 		d = last[i] - first[i];
-		/* No window counted: each ended at a failed read, perhaps too
-		 * soon for a slow counter to move (1 MHz), so it gets a spin of
-		 * its own, as in cycle_impl_quick. */
+		/* No window counted (failed reads, perhaps too soon for a
+		 * 1 MHz counter): a spin of its own, as in cycle_impl_quick. */
 		readable = 1;
 		for (n = 0; best < 0 && d == 0 && readable && n < 100000; n++)
 			if ((readable = cycle_impl_probe(i, &v)) != 0)
@@ -1832,9 +1829,8 @@ CYCLE_IMPL_INLINE void cycle_impl_after_cut(void)
 }
 
 /* The whole choice, under the chooser lock.  Phase 3: the first usable
- * counter defines the unit; the later ones' readings will be scaled to it
- * and set back (CYCLE_IMPL_SETBACK; ARMv7's PMCCNTR: an epoch above its 32
- * bits).  The guard stays only where the counter chosen is revocable. */
+ * counter defines the unit; later ones are linked to it (cycle_impl_link).
+ * The guard stays only where the counter chosen is revocable. */
 CYCLE_IMPL_COLD void cycle_impl_choose(int configured)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
@@ -1849,11 +1845,9 @@ CYCLE_IMPL_COLD void cycle_impl_choose(int configured)
 	g->chosen = chosen;
 	CYCLE_IMPL_STORE(&g->narrow, CYCLE_IMPL_NARROW(chosen),
 			 CYCLE_IMPL_RELAXED);
-	/* A revocable counter keeps this window's rate: measured later it
-	 * would be read bare, outside getticks()'s checks.  Another's rate is
-	 * measured when asked (cycle_impl_rate), as after a choice without
-	 * probes, where a stated rate can be confirmed.  (Both are set either
-	 * way: a forked child may retake a half-made choice.) */
+	/* A revocable counter keeps this window's rate, another's is measured
+	 * when asked (cycle_impl_rate; why: PERFORMANCE_COUNTERS.md, "How it
+	 * works").  Both set either way: a forked child may retake the choice. */
 	g->rate_known = CYCLE_IMPL_REVOCABLE(chosen);
 	g->time_min = g->rate_known ? cycle_impl_time_min_for(
 					      chosen, g->hz[chosen]) : 0.0;
@@ -1904,9 +1898,8 @@ CYCLE_IMPL_INLINE void cycle_impl_locked(int configured, int cut)
 }
 
 /* Makes the choice or waits for the thread that does.  The lock is the
- * chooser's pid: a child forked during the choice takes over.  The chooser
- * blocks all but the trap signal (and an unblocked SIGSYS, for seccomp): a
- * handler that calls getticks() can neither interrupt nor await its choice. */
+ * chooser's pid, its signals blocked but for the trap signal and a SIGSYS
+ * left unblocked (PERFORMANCE_COUNTERS.md, "Threads, fork and signal ..."). */
 CYCLE_IMPL_COLD void cycle_impl_settle(int configured)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
@@ -2117,9 +2110,7 @@ CYCLE_IMPL_COLD double cycle_impl_rate(int chosen)
 	if (chosen < 0 || chosen >= CYCLE_IMPL_CLOCK_INDEX)
 		return 1e9; /* nanoseconds */
 	/* A stated rate (CNTFRQ) that two 25 us measurements confirm spares
-	 * 200 us.  (A first window is cold: its first counter read lags its
-	 * clock read, qemu took 62.5 MHz for 42-52 MHz; its bracket shows
-	 * it.) */
+	 * 200 us (two: a first window is cold, "How it works"). */
 	nominal = cycle_impl_hw_nominal_hz(chosen);
 	if (nominal > 0 &&
 	    cycle_impl_measure(chosen, CYCLE_IMPL_CONFIRM_NS) == nominal &&
