@@ -768,17 +768,14 @@ struct cycle_impl_v3_state {
 	double hz[CYCLE_IMPL_NCOUNTERS];
 	struct cycle_impl_conversion conv[CYCLE_IMPL_NCOUNTERS];
 	cycle_impl_handler installed; /* the guard installed now, or NULL */
-	cycle_impl_handler installer; /* the last guard set, kept after its
-				       * removal to recognise a copy of it */
-	const void *installer_object; /* whose code that guard is: its
-				       * destructor removes it at dlclose */
+	cycle_impl_handler installer; /* the last guard set, even removed */
+	const void *installer_object; /* its object, whose dlclose removes it */
 	int rate_known;  /* 1: hz[chosen] measured; -pid: being measured */
 	struct sigaction previous;    /* the action it replaced: chained to */
 	int perf_state;  /* CYCLE_IMPL_PERF_* : the perf tier's event */
 	int perf_errno;  /* why perf_event_open or mmap failed */
 	int perf_fd;     /* the event, read() when the page says so */
-	const void *perf_opener; /* the opening thread's record: only it reads
-				  * the event */
+	const void *perf_opener; /* the record of the one thread reading it */
 	volatile void *perf_page; /* the event's first page, mmap'ed */
 	volatile int *perf_alive; /* 1, but 0 in a child of fork() */
 };
@@ -790,8 +787,7 @@ struct cycle_impl_v3_thread {
 	uint64_t last_pmu;  /* the last PMU reading: a stopped counter repeats */
 	int trap_ok;       /* 0 unknown, 1 trap signal unblocked, 2 blocked */
 	int probing;       /* a probe reads: a trap revokes nothing */
-	int no_traps;      /* the trap signal is pending: probe nothing that
-			    * traps (its delivery is the program's) */
+	int no_traps;      /* trap signal pending: no probe that traps */
 	unsigned probe_traps; /* probe reads that trapped */
 	int perf_mine;     /* this thread opened a perf event */
 	int perf_reading;  /* inside the mrs of a perf read */
