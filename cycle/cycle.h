@@ -52,12 +52,9 @@
  * or CYCLE_H_)
  *   const char *cycle_counter_name(void)  the counter in use (names below).
  *   double cycle_ticks_per_second(void)   the rate of ticks, measured once
- *              against CLOCK_MONOTONIC_RAW: a revocable counter's in the
- *              choice (200 us), the others' when first asked (50 us where
- *              that confirms the stated rate, CNTFRQ; else 200 us), each
- *              window again, up to 5 times, where a preemption blurred it;
- *              the stated rate where the clock fails; without the engine
- *              the nominal rate; else 0 (unknown).
+ *              against CLOCK_MONOTONIC_RAW (PERFORMANCE_COUNTERS.md, "How
+ *              it works"), else the stated rate (CNTFRQ); without the
+ *              engine the nominal rate; else 0 (unknown).
  *   A tick is a unit of the counter chosen at the first call, for the life
  *   of the process: after a revocation the next counter's readings are
  *   scaled into it.  PMU cycle counters are per CPU: an interval across a
@@ -93,26 +90,21 @@
  *   CYCLE_DEBUG=1       one line on stderr naming the counter and why, one
  *                       more at a revocation.  Nothing is printed else.
  *
- * How it works.  The first getticks() chooses the counter.  A configured
- * counter the kernel never takes back (rdtsc, CNTVCT_EL0, rdtime, mftb,
- * stckf) is read until it moves and published with one compare-and-swap
- * (rdtsc also asks prctl(PR_GET_TSC)).  Otherwise each candidate is read
- * under a temporary SIGILL handler, the guard, which recognises this
- * header's counter instructions and steps over them; the first that reads
- * and advances is chosen.  The guard stays where the counter chosen is one
- * something outside the program can revoke (PMU counters, rdcycle), also
- * after a read of it traps (other threads may be in a read of it): that
- * read gets the next counter's reading, and the process uses that counter
- * for good.  One state per process (per group of objects that see each
- * other's symbols: cycle_impl_v3_n* and cycle_impl_v3_t* are the only
- * exported names).  Then getticks() is one load of a hidden flag and a
+ * How it works (PERFORMANCE_COUNTERS.md, "How it works").  The first
+ * getticks() chooses.  A configured counter the kernel never takes back
+ * (rdtsc, CNTVCT_EL0, rdtime, mftb, stckf) is read until it moves; else
+ * each candidate is read under a temporary SIGILL handler, the guard,
+ * which steps over this header's counter reads that trap.  The guard stays
+ * while a revocable counter (PMU, rdcycle) is in use, also after one of
+ * its reads trapped.  Then getticks() is a load of a hidden flag and a
  * compare before an inline read of the kernel-kept counters, a call for
- * the others; it is async-signal-safe.  A file that never calls it gets
- * no code.  The engine's code is in every calling file, but with GCC on
- * ELF x86 and Arm once per program or shared object (COMDAT groups; not
- * with -DCYCLE_H_NO_FOLD).
- * The program's signal actions and masks are left as they were, except
- * for the guard while it is needed.
+ * the others; async-signal-safe.  Signal actions and masks stay the
+ * program's, but for the guard while it is needed.  One state per group
+ * of objects that see each other's symbols: cycle_impl_v3_n* and
+ * cycle_impl_v3_t* are the only exported names.  A file that never calls
+ * getticks() gets no code; with GCC on ELF x86 and Arm the engine's code
+ * is in a program or shared object once, not once per calling file
+ * (COMDAT groups; not with -DCYCLE_H_NO_FOLD).
  *
  * Without the engine (not Linux, not GCC or Clang, a strict ISO mode that
  * hides sigaction, or an architecture whose counter Linux never takes
@@ -248,10 +240,9 @@ CYCLE_IMPL_INLINE double cycle_impl_cntfrq_el0(void)
  * engine adds clock_gettime to every chain.
  * ---------------------------------------------------------------------- */
 
-/* PMUSERENR(_EL0), readable at EL0, on cycle counter reads: EN (bit 0)
- * grants all, CR (bit 2) these.  PMUv3.9's UEN (bit 4) defers to PMUACR_EL1,
- * which EL0 cannot read (Linux 6.13+ sets CR too): "perhaps", a guarded
- * read tells (PERFORMANCE_COUNTERS.md).  Denied: not even tried. */
+/* PMUSERENR(_EL0), readable at EL0: EN (bit 0) grants all, CR (bit 2) cycle
+ * counter reads; under PMUv3.9's UEN (bit 4) "perhaps": a guarded read
+ * tells (PERFORMANCE_COUNTERS.md, "PMCCNTR_EL0").  Denied: never read. */
 #define CYCLE_IMPL_USERENR_EN 0x1u
 enum { CYCLE_IMPL_PMU_DENIED, CYCLE_IMPL_PMU_GRANTED, CYCLE_IMPL_PMU_PERHAPS };
 CYCLE_IMPL_INLINE int cycle_impl_userenr_grant(unsigned long userenr)
@@ -286,8 +277,7 @@ CYCLE_IMPL_INLINE int cycle_impl_userenr_grant(unsigned long userenr)
 #ifndef cycle_impl_hw_nominal_hz /* rate-t states a false CNTFRQ */
 #define cycle_impl_hw_nominal_hz(i) ((i) == 2 ? cycle_impl_cntfrq_el0() : 0.0)
 #endif
-/* CNTVCT_EL0: Linux lets EL0 read it, or completes a read it traps itself
- * (timer errata); it never raises SIGILL for it. */
+/* CNTVCT_EL0: Linux lets EL0 read it, or emulates it; never a SIGILL. */
 #define cycle_impl_quiet(i) ((i) == 2)
 #define CYCLE_IMPL_TRAP_SIGNAL SIGILL
 CYCLE_IMPL_INLINE uint64_t cycle_impl_hw_read(int i)
@@ -489,9 +479,8 @@ CYCLE_IMPL_INLINE void cycle_impl_complete_insn(struct cycle_impl_regs *r,
 }
 
 #elif defined(__riscv) && __riscv_xlen == 64
-/* RISC-V: rdcycle traps by default since Linux 6.6, and a sysctl can take
- * it back; rdtime never: the chain starts there, with no handler installed,
- * as FFTW does (d46ecddd), unless HAVE_RISCV_RDCYCLE or CYCLE_COUNTER. */
+/* RISC-V: rdcycle traps by default since Linux 6.6 (a sysctl); rdtime never,
+ * and the chain starts there (as FFTW's, d46ecddd) unless asked. */
 #define CYCLE_IMPL_NHW 2
 #define CYCLE_IMPL_NAMES "rdcycle\0rdtime\0"
 #define CYCLE_IMPL_INLINE_INDEX 1
@@ -587,9 +576,7 @@ CYCLE_IMPL_INLINE uint64_t cycle_impl_hw_read(int i)
 #ifndef CYCLE_IMPL_CONFIGURED /* the chain's start, as the build asked */
 #define CYCLE_IMPL_CONFIGURED CYCLE_IMPL_INLINE_INDEX
 #endif
-/* Revocable from outside (a PMU counter): the guard stays, and threads that
- * block the trap signal skip it. */
-#ifndef CYCLE_IMPL_REVOCABLE
+#ifndef CYCLE_IMPL_REVOCABLE /* from outside (PMU): the guard stays */
 #define CYCLE_IMPL_REVOCABLE(i) 0
 #endif
 #ifndef CYCLE_IMPL_CYCLES /* counts CPU cycles, not a fixed-rate clock */
@@ -752,10 +739,8 @@ CYCLE_IMPL_INLINE int cycle_impl_sync_cas(int *p, int *expected, int desired)
 #define CYCLE_IMPL_LIKELY(x) __builtin_expect(!!(x), 1)
 #endif
 /* The large, rarely called functions; COLD: those that run once per
- * process or at a trap, made small rather than fast.  Declared inline only
- * so that GCC at -O0 leaves them out of files that never call them; its
- * -Wattributes on the pair is silenced for the engine, and their forward
- * declarations say only static (there g++ warns whatever the pragma). */
+ * process or at a trap, small rather than fast.  Why inline and how the
+ * warnings are kept quiet: PERFORMANCE_COUNTERS.md, "Costs". */
 #define CYCLE_IMPL_NOINLINE \
 	static __inline__ __attribute__((__noinline__, __unused__))
 #define CYCLE_IMPL_COLD \
@@ -848,17 +833,14 @@ struct cycle_impl_v3_state {
 	double hz[CYCLE_IMPL_NCOUNTERS];
 	struct cycle_impl_conversion conv[CYCLE_IMPL_NCOUNTERS];
 	cycle_impl_handler installed; /* the guard installed now, or NULL */
-	cycle_impl_handler installer; /* the last guard set, kept after its
-				       * removal to recognise a copy of it */
-	const void *installer_object; /* whose code that guard is: its
-				       * destructor removes it at dlclose */
+	cycle_impl_handler installer; /* the last guard set, even removed */
+	const void *installer_object; /* its object, whose dlclose removes it */
 	int rate_known;  /* 1: hz[chosen] measured; -pid: being measured */
 	struct sigaction previous;    /* the action it replaced: chained to */
 	int perf_state;  /* CYCLE_IMPL_PERF_* : the perf tier's event */
 	int perf_errno;  /* why perf_event_open or mmap failed */
 	int perf_fd;     /* the event, read() when the page says so */
-	const void *perf_opener; /* the opening thread's record: only it reads
-				  * the event */
+	const void *perf_opener; /* the record of the one thread reading it */
 	volatile void *perf_page; /* the event's first page, mmap'ed */
 	volatile int *perf_alive; /* 1, but 0 in a child of fork() */
 };
@@ -870,8 +852,7 @@ struct cycle_impl_v3_thread {
 	uint64_t last_pmu;  /* the last PMU reading: a stopped counter repeats */
 	int trap_ok;       /* 0 unknown, 1 trap signal unblocked, 2 blocked */
 	int probing;       /* a probe reads: a trap revokes nothing */
-	int no_traps;      /* the trap signal is pending: probe nothing that
-			    * traps (its delivery is the program's) */
+	int no_traps;      /* trap signal pending: no probe that traps */
 	unsigned probe_traps; /* probe reads that trapped */
 	int perf_mine;     /* this thread opened a perf event */
 	int perf_reading;  /* inside the mrs of a perf read */
@@ -886,14 +867,10 @@ struct cycle_impl_v3_thread {
 #define cycle_impl_self CYCLE_IMPL_PASTE(cycle_impl_v3_t, CYCLE_IMPL_NHW)
 #define cycle_impl_fast CYCLE_IMPL_PASTE(cycle_impl_v3_f, CYCLE_IMPL_NHW)
 
-/* One state and one per-thread record per program or shared object
- * (PERFORMANCE_COUNTERS.md, "Several copies in one process"): a weak
- * definition would keep every file's storage, so each file defines them
- * in a form the linker folds into one, with the file's visibility; with
- * GCC the record is written for the assembler (its TLS commons survive
- * neither -flto nor ld.lld).  cycle_impl_fast, hidden, is set once the
- * mode is READY + the inline counter, for good: getticks() tests it with
- * one PC-relative load, where the shared state costs a GOT load more. */
+/* One state and one per-thread record per program or shared object, in
+ * forms the linker folds into one (PERFORMANCE_COUNTERS.md, "Several copies
+ * in one process").  cycle_impl_fast, hidden, is set for good once the mode
+ * is READY + the inline counter: one PC-relative load (see "Costs"). */
 #define CYCLE_IMPL_STR2(x) #x
 #define CYCLE_IMPL_STR(x) CYCLE_IMPL_STR2(x)
 #ifdef __cplusplus
@@ -928,6 +905,8 @@ __asm__(".ifndef " CYCLE_IMPL_SELF_NAME "\n\t"
 extern __thread struct cycle_impl_v3_thread cycle_impl_self
 	__asm__(CYCLE_IMPL_SELF_NAME);
 #endif
+/* The guard's owner (cycle_impl_object). */
+extern void *__dso_handle __attribute__((__weak__, __visibility__("hidden")));
 #ifdef __cplusplus
 }
 #endif
@@ -1266,13 +1245,6 @@ CYCLE_IMPL_COLD void CYCLE_IMPL_FN(cycle_impl_chain)(int sig, siginfo_t *info,
 /* The program or shared object this file is in, the guard's owner, known
  * by its __dso_handle (one each, for __cxa_atexit), not by the guard's code
  * (that would pull the engine into files that never read a counter). */
-#ifdef __cplusplus
-extern "C" void *__dso_handle
-	__attribute__((__weak__, __visibility__("hidden")));
-#else
-extern void *__dso_handle
-	__attribute__((__weak__, __visibility__("hidden")));
-#endif
 CYCLE_IMPL_INLINE const void *cycle_impl_object(void)
 {
 	return &__dso_handle;
@@ -1820,12 +1792,10 @@ CYCLE_IMPL_INLINE void cycle_impl_sample(int start, uint64_t *v)
 			g->status[i] = CYCLE_IMPL_TRAPS;
 }
 
-/* The share of a window that the brackets of its readings take: the clock
- * read c0, the first reading, c1, ..., c2, the last reading, c3.  A thread
- * preempted next to a reading puts the pause on one side of the ratio; the
- * bracket shows it, and the reading is taken at its middle.  (+1: a clock
- * that does not move.)  -1 where a read failed (0, or the clock went back):
- * not a window at all. */
+/* The share of a window that the brackets of its readings take (the clock
+ * read c0, the first reading, c1, ..., c2, the last reading, c3): where a
+ * preemption shows (PERFORMANCE_COUNTERS.md, "How it works").  +1: a clock
+ * that does not move.  -1: a read failed (0, or the clock went back). */
 CYCLE_IMPL_INLINE double cycle_impl_blur(uint64_t c0, uint64_t c1,
 					 uint64_t c2, uint64_t c3)
 {
@@ -1843,15 +1813,13 @@ CYCLE_IMPL_INLINE double cycle_impl_blur(uint64_t c0, uint64_t c1,
 CYCLE_IMPL_INLINE void cycle_impl_calibrate(int start, uint64_t *last)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
-	uint64_t first[CYCLE_IMPL_NCOUNTERS], v0[CYCLE_IMPL_NCOUNTERS];
-	uint64_t v1[CYCLE_IMPL_NCOUNTERS], c0, c1, ns = 0, d, v;
+	/* (= {0}: the first window is always kept; some GCCs cannot see it.) */
+	uint64_t first[CYCLE_IMPL_NCOUNTERS] = {0};
+	uint64_t v0[CYCLE_IMPL_NCOUNTERS] = {0}, v1[CYCLE_IMPL_NCOUNTERS] = {0};
+	uint64_t c0, c1, ns = 0, d, v;
 	double blur, best = -1.0;
 	int i, tries, n, readable;
 
-	/* (The first window is always kept; some GCCs cannot see it.) */
-	memset(first, 0, sizeof(first));
-	memset(v0, 0, sizeof(v0));
-	memset(v1, 0, sizeof(v1));
 	g->status[CYCLE_IMPL_CLOCK_INDEX] = CYCLE_IMPL_AVAILABLE;
 	g->hz[CYCLE_IMPL_CLOCK_INDEX] = 1e9;
 	if (start == CYCLE_IMPL_CLOCK_INDEX) {
@@ -1881,9 +1849,8 @@ CYCLE_IMPL_INLINE void cycle_impl_calibrate(int start, uint64_t *last)
 		if (g->status[i] != CYCLE_IMPL_AVAILABLE)
 			continue;
 		d = last[i] - first[i];
-		/* No window counted: each ended at a failed read, perhaps too
-		 * soon for a slow counter to move (1 MHz), so it gets a spin of
-		 * its own, as in cycle_impl_quick. */
+		/* No window counted (failed reads, perhaps too soon for a
+		 * 1 MHz counter): a spin of its own, as in cycle_impl_quick. */
 		readable = 1;
 		for (n = 0; best < 0 && d == 0 && readable && n < 100000; n++)
 			if ((readable = cycle_impl_probe(i, &v)) != 0)
@@ -1973,9 +1940,8 @@ CYCLE_IMPL_INLINE void cycle_impl_after_cut(void)
 }
 
 /* The whole choice, under the chooser lock.  Phase 3: the first usable
- * counter defines the unit; the later ones' readings will be scaled to it
- * and set back (CYCLE_IMPL_SETBACK; ARMv7's PMCCNTR: an epoch above its 32
- * bits).  The guard stays only where the counter chosen is revocable. */
+ * counter defines the unit; later ones are linked to it (cycle_impl_link).
+ * The guard stays only where the counter chosen is revocable. */
 CYCLE_IMPL_COLD void CYCLE_IMPL_FN(cycle_impl_choose)(int configured)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
@@ -1991,11 +1957,9 @@ CYCLE_IMPL_COLD void CYCLE_IMPL_FN(cycle_impl_choose)(int configured)
 	g->chosen = chosen;
 	CYCLE_IMPL_STORE(&g->narrow, CYCLE_IMPL_NARROW(chosen),
 			 CYCLE_IMPL_RELAXED);
-	/* A revocable counter keeps this window's rate: measured later it
-	 * would be read bare, outside getticks()'s checks.  Another's rate is
-	 * measured when asked (cycle_impl_rate), as after a choice without
-	 * probes, where a stated rate can be confirmed.  (Both are set either
-	 * way: a forked child may retake a half-made choice.) */
+	/* A revocable counter keeps this window's rate, another's is measured
+	 * when asked (cycle_impl_rate; why: PERFORMANCE_COUNTERS.md, "How it
+	 * works").  Both set either way: a forked child may retake the choice. */
 	g->rate_known = CYCLE_IMPL_REVOCABLE(chosen);
 	g->time_min = g->rate_known ? cycle_impl_time_min_for(
 					      chosen, g->hz[chosen]) : 0.0;
@@ -2046,9 +2010,8 @@ CYCLE_IMPL_INLINE void cycle_impl_locked(int configured, int cut)
 }
 
 /* Makes the choice or waits for the thread that does.  The lock is the
- * chooser's pid: a child forked during the choice takes over.  The chooser
- * blocks all but the trap signal (and an unblocked SIGSYS, for seccomp): a
- * handler that calls getticks() can neither interrupt nor await its choice. */
+ * chooser's pid, its signals blocked but for the trap signal and a SIGSYS
+ * left unblocked (PERFORMANCE_COUNTERS.md, "Threads, fork and signal ..."). */
 CYCLE_IMPL_COLD void CYCLE_IMPL_FN(cycle_impl_settle)(int configured)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
@@ -2265,9 +2228,7 @@ CYCLE_IMPL_COLD double CYCLE_IMPL_FN(cycle_impl_rate)(int chosen)
 	if (chosen < 0 || chosen >= CYCLE_IMPL_CLOCK_INDEX)
 		return 1e9; /* nanoseconds */
 	/* A stated rate (CNTFRQ) that two 25 us measurements confirm spares
-	 * 200 us.  (A first window is cold: its first counter read lags its
-	 * clock read, qemu took 62.5 MHz for 42-52 MHz; its bracket shows
-	 * it.) */
+	 * 200 us (two: a first window is cold, "How it works"). */
 	nominal = cycle_impl_hw_nominal_hz(chosen);
 	if (nominal > 0 &&
 	    cycle_impl_measure(chosen, CYCLE_IMPL_CONFIRM_NS) == nominal &&
