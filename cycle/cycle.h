@@ -102,9 +102,11 @@
  * program's, but for the guard while it is needed.  One state per group
  * of objects that see each other's symbols: cycle_impl_v3_n* and
  * cycle_impl_v3_t* are the only exported names.  A file that never calls
- * getticks() gets no code; with GCC on ELF x86 and Arm the engine's code
- * is in a program or shared object once, not once per calling file
- * (COMDAT groups; not with -DCYCLE_H_NO_FOLD).
+ * getticks() gets no code; with GCC on ELF x86-64, aarch64 and armhf the
+ * engine's code is in a program or shared object once, not once per
+ * calling file (COMDAT groups), among its files built for the ABI's
+ * baseline instruction set (not -march=x86-64-v2 and up, armv8.1-a, NEON,
+ * ...: those keep their own) and not with -DCYCLE_H_NO_FOLD.
  *
  * Without the engine (not Linux, not GCC or Clang, a strict ISO mode that
  * hides sigaction, or an architecture whose counter Linux never takes
@@ -195,10 +197,25 @@ CYCLE_IMPL_INLINE double cycle_ticks_per_second(void);
  * large function stays static but sits in a COMDAT group of its own, named
  * like a hidden alias that every call goes through (CYCLE_IMPL_DECL); the
  * linker keeps one group of a name.  The helpers are always inlined, or
- * their out-of-line copies would stay in every file.  Clang: plain static. */
+ * their out-of-line copies would stay in every file.  Only files built for
+ * the ABI's baseline instruction set share it: the copy the linker keeps
+ * may be any file's, and a -march=x86-64-v3 one would kill a baseline CPU.
+ * Clang, i386, files built for more: plain static. */
+#if defined(__x86_64__) && !defined(__ILP32__) && !defined(__SSE3__) && \
+	!defined(__POPCNT__) && !defined(__AVX__) && !defined(__BMI__) && \
+	!defined(__LZCNT__) && !defined(__MOVBE__) && !defined(__F16C__)
+#define CYCLE_IMPL_BASELINE 1
+#elif defined(__aarch64__) && __ARM_ARCH == 8 && \
+	!defined(__ARM_FEATURE_ATOMICS) && !defined(__ARM_FEATURE_RCPC) && \
+	!defined(__ARM_FEATURE_SVE) && !defined(__ARM_FEATURE_MOPS)
+#define CYCLE_IMPL_BASELINE 1
+#elif defined(__arm__) && __ARM_ARCH == 7 && defined(__ARM_ARCH_PROFILE) && \
+	__ARM_ARCH_PROFILE == 'A' && !defined(__ARM_NEON) && \
+	!defined(__ARM_FEATURE_IDIV) && !defined(__ARM_FEATURE_FMA)
+#define CYCLE_IMPL_BASELINE 1
+#endif
 #if !defined(__clang__) && defined(__ELF__) && !defined(CYCLE_H_NO_FOLD) && \
-	(defined(__x86_64__) || defined(__i386__) || defined(__aarch64__) || \
-	 defined(__arm__))
+	defined(CYCLE_IMPL_BASELINE)
 #define CYCLE_IMPL_FOLD 1
 #undef CYCLE_IMPL_INLINE
 #define CYCLE_IMPL_INLINE static __inline__ __attribute__((__always_inline__))
@@ -752,10 +769,13 @@ CYCLE_IMPL_INLINE int cycle_impl_sync_cas(int *p, int *expected, int desired)
 #ifdef CYCLE_IMPL_FOLD
 #if defined(__aarch64__)
 #define CYCLE_IMPL_CMT "//"
+#define CYCLE_IMPL_NAME_OF "%c0"
 #elif defined(__arm__)
 #define CYCLE_IMPL_CMT "@"
+#define CYCLE_IMPL_NAME_OF "%c0"
 #else
 #define CYCLE_IMPL_CMT "#"
+#define CYCLE_IMPL_NAME_OF "%p0" /* %c0 fails in -mcmodel=large */
 #endif
 #if defined(__thumb__)
 #define CYCLE_IMPL_SET ".thumb_set "
@@ -764,14 +784,16 @@ CYCLE_IMPL_INLINE int cycle_impl_sync_cas(int *p, int *expected, int desired)
 #define CYCLE_IMPL_SET ".set "
 #define CYCLE_IMPL_ISA ""
 #endif
-/* The groups' names carry the engine's code version, one more at every
- * change of its code (code-version-t): files of one object built with two
- * versions of this header keep two engines, as they keep one state. */
-#define CYCLE_IMPL_CODE 1
+/* The groups' names carry the hash of this header's code (code-version-t
+ * checks it): files of one object built with two versions keep two
+ * engines, as they keep one state.  No -pg hook: its table would point
+ * into the copies the linker drops. */
+#define CYCLE_IMPL_CODE "23c39fb6"
 #define CYCLE_IMPL_SYM(name) name "_v3_" CYCLE_IMPL_STR(CYCLE_IMPL_NHW) \
-	CYCLE_IMPL_ISA "_c" CYCLE_IMPL_STR(CYCLE_IMPL_CODE)
+	CYCLE_IMPL_ISA "_" CYCLE_IMPL_CODE
 #define CYCLE_IMPL_DECL(ret, f, args) \
-	static ret f##_s args __attribute__((__noclone__, __section__(".text." \
+	static ret f##_s args __attribute__((__noclone__, \
+		__no_instrument_function__, __section__(".text." \
 		CYCLE_IMPL_SYM(#f) ",\"axG\",%progbits," CYCLE_IMPL_SYM(#f) \
 		",comdat" CYCLE_IMPL_CMT))); \
 	extern ret f##_a args __asm__(CYCLE_IMPL_SYM(#f)) \
@@ -780,7 +802,7 @@ CYCLE_IMPL_INLINE int cycle_impl_sync_cas(int *p, int *expected, int desired)
 #define CYCLE_IMPL_SELF(f) __asm__ __volatile__(".ifndef " CYCLE_IMPL_SYM(#f) \
 	"\n\t.globl " CYCLE_IMPL_SYM(#f) "\n\t.hidden " CYCLE_IMPL_SYM(#f) \
 	"\n\t.type " CYCLE_IMPL_SYM(#f) ", %%function\n\t" CYCLE_IMPL_SET \
-	CYCLE_IMPL_SYM(#f) ", %c0\n\t.endif" : : "X"(f##_s))
+	CYCLE_IMPL_SYM(#f) ", " CYCLE_IMPL_NAME_OF "\n\t.endif" : : "X"(f##_s))
 #define CYCLE_IMPL_KEEP(f) __asm__("" : : "X"(f##_s))
 #define CYCLE_IMPL_REF(f) (__extension__({ CYCLE_IMPL_KEEP(f); f##_a; }))
 #define CYCLE_IMPL_ALIAS(f) f##_a

@@ -87,7 +87,7 @@ once() {
 # The engine once per library, not once per calling file: the fold's GCC
 # on ELF x86 and Arm (PERFORMANCE_COUNTERS.md, "Costs"), without -flto.
 case $target in
-x86_64-*linux* | i?86-*linux* | aarch64*-linux* | arm*-linux*) fold=yes ;;
+x86_64-*linux-gnu | aarch64*-linux* | arm*-linux-gnueabihf) fold=yes ;;
 *) fold=no ;;
 esac
 

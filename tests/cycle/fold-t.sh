@@ -1,0 +1,141 @@
+#!/bin/sh
+# fold-t: files of one object share one engine only when built alike.
+# SPDX-License-Identifier: MIT
+#
+# With GCC on ELF the engine's functions sit in COMDAT groups named after
+# CYCLE_IMPL_CODE, and the linker keeps one group of a name per program or
+# shared object, from whichever file it sees first.  Files built with two
+# versions of the header would share one engine under one name, each half
+# calling the other's functions, if the code changed and the name did not:
+# the name is the first 8 hex digits of the sha256 of the header's code
+# (comments, whitespace and the CYCLE_IMPL_CODE line left out), so a copy
+# patched anywhere gets its own.  And a file built for more than the ABI's
+# baseline (-march=x86-64-v3, armv8.1-a, a Cortex-A15) must keep its own
+# engine, or a baseline CPU would run its instructions and die.  Each check
+# is first shown a case it must refuse.
+set -u
+
+src=${top_srcdir:-.}
+. "$src/tests/tap/libtap.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+TAP_DIAG=$tmp/diag
+
+# code HEADER: the hash of HEADER's code: outside strings and character
+# constants, comments become a space; whitespace is squeezed.
+code() {
+	grep -v '^#define CYCLE_IMPL_CODE ' "$1" | LC_ALL=C awk '
+	{ text = text $0 "\n" }
+	END {
+		n = length(text)
+		for (i = 1; i <= n; i++) {
+			c = substr(text, i, 1)
+			d = substr(text, i, 2)
+			if (d == "/*") {
+				j = index(substr(text, i + 2), "*/")
+				i += j ? j + 2 : n
+				out = out " "
+			} else if (d == "//") {
+				j = index(substr(text, i), "\n")
+				i += j ? j - 2 : n
+			} else if (c == "\"" || c == "\047") {
+				for (j = i + 1; j <= n; j++) {
+					e = substr(text, j, 1)
+					if (e == "\\")
+						j++
+					else if (e == c || e == "\n")
+						break
+				}
+				out = out substr(text, i, j - i + 1)
+				i = j
+			} else {
+				out = out c
+			}
+		}
+		gsub(/[ \t\n]+/, " ", out)
+		print out
+	}' | sha256sum | cut -c1-64
+}
+# named HEADER: HEADER's CYCLE_IMPL_CODE.
+named() {
+	sed -n 's/^#define CYCLE_IMPL_CODE "\([0-9a-f]*\)"$/\1/p' "$1"
+}
+# check HEADER: 0 when HEADER is named after its code.
+check() {
+	name=$(named "$1") h=$(code "$1" | cut -c1-8)
+	[ "$name" = "$h" ] && return 0
+	echo "cycle.h's code hash begins $h: #define CYCLE_IMPL_CODE \"$h\" (is \"$name\")" >"$TAP_DIAG"
+	return 1
+}
+
+echo "1..6"
+check "$src/cycle/cycle.h"
+ok $? "cycle.h's CYCLE_IMPL_CODE is its code's hash ($(named "$src/cycle/cycle.h"))"
+# The controls: a change of code fails; a change of comment does not.
+sed 's/CYCLE_IMPL_TRIES 5$/CYCLE_IMPL_TRIES 6/' "$src/cycle/cycle.h" >"$tmp/changed.h"
+! cmp -s "$src/cycle/cycle.h" "$tmp/changed.h" && ! check "$tmp/changed.h"
+ok $? "... and a header with one number changed is not"
+sed 's|^/\* cycle.h: |/* cycle.h (a comment changed): |' "$src/cycle/cycle.h" >"$tmp/comment.h"
+! cmp -s "$src/cycle/cycle.h" "$tmp/comment.h" && check "$tmp/comment.h"
+ok $? "... while one with a comment changed still is"
+
+# Two code versions in one program: two engines, by their groups' names.
+cc=${CC:-cc}
+folds=no
+$cc -dM -E -x c "$src/cycle/cycle.h" 2>/dev/null | grep -q 'CYCLE_IMPL_FOLD' && folds=yes
+if [ $folds = yes ]; then
+	mkdir "$tmp/next"
+	sed 's/^#define CYCLE_IMPL_CODE .*/#define CYCLE_IMPL_CODE "99999999"/' "$src/cycle/cycle.h" >"$tmp/next/cycle.h"
+	printf '#include "cycle.h"\nint main(void) { return elapsed(getticks(), getticks()) > 0; }\n' >"$tmp/main.c"
+	printf '#include "cycle.h"\nint aux(void) { return getticks() == 0; }\n' >"$tmp/aux.c"
+	$cc -O2 -I"$src/cycle" -c "$tmp/main.c" -o "$tmp/main.o" >"$TAP_DIAG" 2>&1 &&
+		$cc -O2 -I"$tmp/next" -c "$tmp/aux.c" -o "$tmp/aux.o" >>"$TAP_DIAG" 2>&1 &&
+		$cc "$tmp/main.o" "$tmp/aux.o" -o "$tmp/two" >>"$TAP_DIAG" 2>&1 &&
+		nm "$tmp/two" | grep -q " cycle_impl_slow_v3_.*_$(named "$src/cycle/cycle.h")$" &&
+		nm "$tmp/two" | grep -q ' cycle_impl_slow_v3_.*_99999999$'
+	ok $? "$cc: files built with two code versions keep one engine each"
+else
+	skip "$cc: no fold here (one engine per file)"
+fi
+
+# A file built for more than the baseline, linked first, then a baseline
+# file: the program runs on a baseline CPU (qemu's), and holds two engines.
+# more CFLAGS RUNNER: builds and runs $tmp/isa; 0 when it ran.
+target=$($cc -dumpmachine 2>/dev/null)
+case $target in
+x86_64-*linux-gnu) more=-march=x86-64-v3 runner="qemu-x86_64 -cpu qemu64" ;;
+aarch64-*linux*) more=-march=armv8.1-a runner="qemu-aarch64 -cpu cortex-a53" ;;
+arm*-linux-gnueabihf) more=-mcpu=cortex-a15 runner="qemu-arm -cpu cortex-a8" ;;
+*) more= runner= ;;
+esac
+printf '#include "cycle.h"\ndouble more(void) { ticks t = getticks(); return elapsed(getticks(), t) + TIME_MIN; }\n' >"$tmp/more.c"
+printf '#include "cycle.h"\ndouble more(void);\nint main(int argc, char **argv) { (void)argv; if (argc > 1) return more() < 0; return elapsed(getticks(), getticks()) > 0 && !*cycle_counter_name(); }\n' >"$tmp/base.c"
+if [ -z "$more" ] || [ $folds = no ]; then
+	skip "$cc: no fold on $target (one engine per file)"
+	skip "$cc: no fold on $target"
+elif ! command -v "${runner%% *}" >/dev/null 2>&1; then
+	[ "${CI:-}" = true ] && { echo "Bail out! ${runner%% *} is missing"; exit 1; }
+	skip "${runner%% *} is missing"
+	skip "${runner%% *} is missing"
+else
+	# isa FLAGS: the program from more.c (built with FLAGS) and base.c.
+	isa() {
+		# shellcheck disable=SC2086
+		$cc -O2 $more $1 -I"$src/cycle" -c "$tmp/more.c" -o "$tmp/more.o" >"$TAP_DIAG" 2>&1 &&
+			$cc -O2 $1 -I"$src/cycle" -c "$tmp/base.c" -o "$tmp/base.o" >>"$TAP_DIAG" 2>&1 &&
+			$cc -static "$tmp/more.o" "$tmp/base.o" -o "$tmp/isa" >>"$TAP_DIAG" 2>&1
+	}
+	# shellcheck disable=SC2086
+	isa "" && $runner "$tmp/isa" >>"$TAP_DIAG" 2>&1 &&
+		nm "$tmp/isa" | grep -q ' cycle_impl_slow_s$' &&
+		nm "$tmp/isa" | grep -q ' cycle_impl_slow\.*[a-z.0-9]*$'
+	ok $? "$cc: a file built with $more keeps its own engine: a baseline CPU ($runner) runs the program"
+	# The control: a fold that ignores the baseline leaves one engine.
+	mkdir "$tmp/any"
+	sed 's/^\tdefined(CYCLE_IMPL_BASELINE)$/\t1/' "$src/cycle/cycle.h" >"$tmp/any/cycle.h"
+	# shellcheck disable=SC2086
+	! cmp -s "$src/cycle/cycle.h" "$tmp/any/cycle.h" &&
+		isa "-I$tmp/any" && ! nm "$tmp/isa" | grep -q ' cycle_impl_slow\.*[a-z.0-9]*$'
+	ok $? "... which a fold that ignores the baseline fails (one engine, $more's)"
+fi
+tap_status
