@@ -71,6 +71,10 @@
  *   its blocks where there is no engine.  32-bit ARM Linux without the
  *   engine obeys neither ARMv7 macro, with a warning: nothing would catch
  *   the trap.
+ *   CYCLE_H_FOLD  GCC on ELF x86-64, aarch64, armhf: one copy of the
+ *       engine per program or shared object, not one per calling file.
+ *       Only where all the files that call getticks() are built for the
+ *       same instruction set (-march, -mfpu): the linker keeps any file's.
  *
  * Chains (the first counter that reads and advances, from the configured
  * one; clock_gettime is CLOCK_MONOTONIC_RAW, in nanoseconds)
@@ -102,11 +106,9 @@
  * program's, but for the guard while it is needed.  One state per group
  * of objects that see each other's symbols: cycle_impl_v3_n* and
  * cycle_impl_v3_t* are the only exported names.  A file that never calls
- * getticks() gets no code; with GCC on ELF x86-64, aarch64 and armhf the
- * engine's code is in a program or shared object once, not once per
- * calling file (COMDAT groups), among its files built for the ABI's
- * baseline instruction set (not -march=x86-64-v2 and up, armv8.1-a, NEON,
- * ...: those keep their own) and not with -DCYCLE_H_NO_FOLD.
+ * getticks() gets no code; one that calls it gets the engine (about
+ * 4.5 KiB on x86-64), or with CYCLE_H_FOLD a call into one copy per
+ * program or shared object.
  *
  * Without the engine (not Linux, not GCC or Clang, a strict ISO mode that
  * hides sigaction, or an architecture whose counter Linux never takes
@@ -128,7 +130,8 @@
  *   - A seccomp SIGSYS during the choice goes to the program's handler,
  *     which must not call getticks().
  *   - A trap signal already pending at the first call: clock_gettime.
- *   - GCC's -flto (one partition) keeps every calling file's engine.
+ *   - CYCLE_H_FOLD under GCC's -flto (one partition) keeps every calling
+ *     file's engine.
  */
 #ifndef CYCLE_H_INCLUDED
 #define CYCLE_H_INCLUDED
@@ -193,28 +196,33 @@ CYCLE_IMPL_INLINE ticks getticks(void);
 CYCLE_IMPL_INLINE double elapsed(ticks t1, ticks t0);
 CYCLE_IMPL_INLINE const char *cycle_counter_name(void);
 CYCLE_IMPL_INLINE double cycle_ticks_per_second(void);
-/* One copy of the engine per program or shared object (GCC, ELF): each
- * large function stays static but sits in a COMDAT group of its own, named
- * like a hidden alias that every call goes through (CYCLE_IMPL_DECL); the
- * linker keeps one group of a name.  The helpers are always inlined, or
- * their out-of-line copies would stay in every file.  Only files built for
- * the ABI's baseline instruction set share it: the copy the linker keeps
- * may be any file's, and a -march=x86-64-v3 one would kill a baseline CPU.
- * Clang, i386, files built for more: plain static. */
+/* CYCLE_H_FOLD (GCC, ELF): one copy of the engine per program or shared
+ * object.  Each large function stays static but sits in a COMDAT group of
+ * its own, named like a hidden alias that every call goes through
+ * (CYCLE_IMPL_DECL); the linker keeps one group of a name, any file's: so
+ * only on the host's word that its files are built for one instruction
+ * set (an armhf -mfpu=vfpv3 file predefines what a vfpv3-d16 one does),
+ * and a file whose compiler predefines a feature above the ABI's baseline
+ * still keeps its own.  The helpers are always inlined, or their
+ * out-of-line copies would stay in every file. */
 #if defined(__x86_64__) && !defined(__ILP32__) && !defined(__SSE3__) && \
 	!defined(__POPCNT__) && !defined(__AVX__) && !defined(__BMI__) && \
-	!defined(__LZCNT__) && !defined(__MOVBE__) && !defined(__F16C__)
+	!defined(__BMI2__) && !defined(__LZCNT__) && !defined(__MOVBE__) && \
+	!defined(__F16C__) && !defined(__TBM__) && !defined(__ADX__)
 #define CYCLE_IMPL_BASELINE 1
 #elif defined(__aarch64__) && __ARM_ARCH == 8 && \
 	!defined(__ARM_FEATURE_ATOMICS) && !defined(__ARM_FEATURE_RCPC) && \
-	!defined(__ARM_FEATURE_SVE) && !defined(__ARM_FEATURE_MOPS)
+	!defined(__ARM_FEATURE_SVE) && !defined(__ARM_FEATURE_MOPS) && \
+	!defined(__ARM_FEATURE_QRDMX) && !defined(__ARM_FEATURE_JCVT) && \
+	!defined(__ARM_FEATURE_DOTPROD) && !defined(__ARM_FEATURE_COMPLEX)
 #define CYCLE_IMPL_BASELINE 1
 #elif defined(__arm__) && __ARM_ARCH == 7 && defined(__ARM_ARCH_PROFILE) && \
-	__ARM_ARCH_PROFILE == 'A' && !defined(__ARM_NEON) && \
-	!defined(__ARM_FEATURE_IDIV) && !defined(__ARM_FEATURE_FMA)
+	__ARM_ARCH_PROFILE == 'A' && defined(__ARM_PCS_VFP) && \
+	!defined(__ARM_NEON) && !defined(__ARM_FEATURE_IDIV) && \
+	!defined(__ARM_FEATURE_FMA)
 #define CYCLE_IMPL_BASELINE 1
 #endif
-#if !defined(__clang__) && defined(__ELF__) && !defined(CYCLE_H_NO_FOLD) && \
+#if defined(CYCLE_H_FOLD) && !defined(__clang__) && defined(__ELF__) && \
 	defined(CYCLE_IMPL_BASELINE)
 #define CYCLE_IMPL_FOLD 1
 #undef CYCLE_IMPL_INLINE
@@ -787,13 +795,19 @@ CYCLE_IMPL_INLINE int cycle_impl_sync_cas(int *p, int *expected, int desired)
 /* The groups' names carry the hash of this header's code (code-version-t
  * checks it): files of one object built with two versions keep two
  * engines, as they keep one state.  No -pg hook: its table would point
- * into the copies the linker drops. */
-#define CYCLE_IMPL_CODE "23c39fb6"
+ * into the copies the linker drops, as would -fpatchable-function-entry's. */
+#if __GNUC__ >= 8
+#define CYCLE_IMPL_NO_PATCH __patchable_function_entry__(0, 0),
+#else
+#define CYCLE_IMPL_NO_PATCH
+#endif
+#define CYCLE_IMPL_CODE "113db144"
 #define CYCLE_IMPL_SYM(name) name "_v3_" CYCLE_IMPL_STR(CYCLE_IMPL_NHW) \
 	CYCLE_IMPL_ISA "_" CYCLE_IMPL_CODE
 #define CYCLE_IMPL_DECL(ret, f, args) \
 	static ret f##_s args __attribute__((__noclone__, \
-		__no_instrument_function__, __section__(".text." \
+		__no_instrument_function__, CYCLE_IMPL_NO_PATCH \
+		__section__(".text." \
 		CYCLE_IMPL_SYM(#f) ",\"axG\",%progbits," CYCLE_IMPL_SYM(#f) \
 		",comdat" CYCLE_IMPL_CMT))); \
 	extern ret f##_a args __asm__(CYCLE_IMPL_SYM(#f)) \

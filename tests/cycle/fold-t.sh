@@ -2,7 +2,7 @@
 # fold-t: files of one object share one engine only when built alike.
 # SPDX-License-Identifier: MIT
 #
-# With GCC on ELF the engine's functions sit in COMDAT groups named after
+# With CYCLE_H_FOLD (GCC on ELF) the engine's functions sit in COMDAT groups named after
 # CYCLE_IMPL_CODE, and the linker keeps one group of a name per program or
 # shared object, from whichever file it sees first.  Files built with two
 # versions of the header would share one engine under one name, each half
@@ -21,12 +21,14 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 TAP_DIAG=$tmp/diag
 
-# code HEADER: the hash of HEADER's code: outside strings and character
-# constants, comments become a space; whitespace is squeezed.
+# code HEADER: the hash of HEADER's code, as the preprocessor reads it:
+# lines spliced at a backslash, comments (outside strings and character
+# constants) made a space, runs of blanks one space, empty lines dropped.
 code() {
 	grep -v '^#define CYCLE_IMPL_CODE ' "$1" | LC_ALL=C awk '
 	{ text = text $0 "\n" }
 	END {
+		gsub(/\\\n/, "", text)
 		n = length(text)
 		for (i = 1; i <= n; i++) {
 			c = substr(text, i, 1)
@@ -34,26 +36,37 @@ code() {
 			if (d == "/*") {
 				j = index(substr(text, i + 2), "*/")
 				i += j ? j + 2 : n
-				out = out " "
+				blank = 1
 			} else if (d == "//") {
 				j = index(substr(text, i), "\n")
 				i += j ? j - 2 : n
-			} else if (c == "\"" || c == "\047") {
-				for (j = i + 1; j <= n; j++) {
-					e = substr(text, j, 1)
-					if (e == "\\")
-						j++
-					else if (e == c || e == "\n")
-						break
-				}
-				out = out substr(text, i, j - i + 1)
-				i = j
+			} else if (c == " " || c == "\t") {
+				blank = 1
+			} else if (c == "\n") {
+				if (line != "")
+					out = out line "\n"
+				line = ""
+				blank = 0
 			} else {
-				out = out c
+				if (blank && line != "")
+					line = line " "
+				blank = 0
+				if (c == "\"" || c == "\047") {
+					for (j = i + 1; j <= n; j++) {
+						e = substr(text, j, 1)
+						if (e == "\\")
+							j++
+						else if (e == c || e == "\n")
+							break
+					}
+					line = line substr(text, i, j - i + 1)
+					i = j
+				} else {
+					line = line c
+				}
 			}
 		}
-		gsub(/[ \t\n]+/, " ", out)
-		print out
+		printf "%s", out line
 	}' | sha256sum | cut -c1-64
 }
 # named HEADER: HEADER's CYCLE_IMPL_CODE.
@@ -73,8 +86,11 @@ check "$src/cycle/cycle.h"
 ok $? "cycle.h's CYCLE_IMPL_CODE is its code's hash ($(named "$src/cycle/cycle.h"))"
 # The controls: a change of code fails; a change of comment does not.
 sed 's/CYCLE_IMPL_TRIES 5$/CYCLE_IMPL_TRIES 6/' "$src/cycle/cycle.h" >"$tmp/changed.h"
-! cmp -s "$src/cycle/cycle.h" "$tmp/changed.h" && ! check "$tmp/changed.h"
-ok $? "... and a header with one number changed is not"
+# A comment ending in a backslash swallows the next line.
+sed 's|^\(\tsigfillset(&sa.sa_mask);\)|\t/* why */ // \\\n\1|' "$src/cycle/cycle.h" >"$tmp/spliced.h"
+! cmp -s "$src/cycle/cycle.h" "$tmp/changed.h" && ! check "$tmp/changed.h" &&
+	[ "$(grep -c '// \\$' "$tmp/spliced.h")" = 1 ] && ! check "$tmp/spliced.h"
+ok $? "... and headers with one number changed, or a line spliced into a comment, are not"
 sed 's|^/\* cycle.h: |/* cycle.h (a comment changed): |' "$src/cycle/cycle.h" >"$tmp/comment.h"
 ! cmp -s "$src/cycle/cycle.h" "$tmp/comment.h" && check "$tmp/comment.h"
 ok $? "... while one with a comment changed still is"
@@ -82,14 +98,14 @@ ok $? "... while one with a comment changed still is"
 # Two code versions in one program: two engines, by their groups' names.
 cc=${CC:-cc}
 folds=no
-$cc -dM -E -x c "$src/cycle/cycle.h" 2>/dev/null | grep -q 'CYCLE_IMPL_FOLD' && folds=yes
+$cc -DCYCLE_H_FOLD -dM -E -x c "$src/cycle/cycle.h" 2>/dev/null | grep -q 'CYCLE_IMPL_FOLD' && folds=yes
 if [ $folds = yes ]; then
 	mkdir "$tmp/next"
 	sed 's/^#define CYCLE_IMPL_CODE .*/#define CYCLE_IMPL_CODE "99999999"/' "$src/cycle/cycle.h" >"$tmp/next/cycle.h"
 	printf '#include "cycle.h"\nint main(void) { return elapsed(getticks(), getticks()) > 0; }\n' >"$tmp/main.c"
 	printf '#include "cycle.h"\nint aux(void) { return getticks() == 0; }\n' >"$tmp/aux.c"
-	$cc -O2 -I"$src/cycle" -c "$tmp/main.c" -o "$tmp/main.o" >"$TAP_DIAG" 2>&1 &&
-		$cc -O2 -I"$tmp/next" -c "$tmp/aux.c" -o "$tmp/aux.o" >>"$TAP_DIAG" 2>&1 &&
+	$cc -O2 -DCYCLE_H_FOLD -I"$src/cycle" -c "$tmp/main.c" -o "$tmp/main.o" >"$TAP_DIAG" 2>&1 &&
+		$cc -O2 -DCYCLE_H_FOLD -I"$tmp/next" -c "$tmp/aux.c" -o "$tmp/aux.o" >>"$TAP_DIAG" 2>&1 &&
 		$cc "$tmp/main.o" "$tmp/aux.o" -o "$tmp/two" >>"$TAP_DIAG" 2>&1 &&
 		nm "$tmp/two" | grep -q " cycle_impl_slow_v3_.*_$(named "$src/cycle/cycle.h")$" &&
 		nm "$tmp/two" | grep -q ' cycle_impl_slow_v3_.*_99999999$'
@@ -121,8 +137,8 @@ else
 	# isa FLAGS: the program from more.c (built with FLAGS) and base.c.
 	isa() {
 		# shellcheck disable=SC2086
-		$cc -O2 $more $1 -I"$src/cycle" -c "$tmp/more.c" -o "$tmp/more.o" >"$TAP_DIAG" 2>&1 &&
-			$cc -O2 $1 -I"$src/cycle" -c "$tmp/base.c" -o "$tmp/base.o" >>"$TAP_DIAG" 2>&1 &&
+		$cc -O2 -DCYCLE_H_FOLD $more $1 -I"$src/cycle" -c "$tmp/more.c" -o "$tmp/more.o" >"$TAP_DIAG" 2>&1 &&
+			$cc -O2 -DCYCLE_H_FOLD $1 -I"$src/cycle" -c "$tmp/base.c" -o "$tmp/base.o" >>"$TAP_DIAG" 2>&1 &&
 			$cc -static "$tmp/more.o" "$tmp/base.o" -o "$tmp/isa" >>"$TAP_DIAG" 2>&1
 	}
 	# shellcheck disable=SC2086
