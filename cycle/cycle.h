@@ -792,7 +792,7 @@ CYCLE_IMPL_INLINE int cycle_impl_sync_cas(int *p, int *expected, int desired)
 #define CYCLE_IMPL_SET ".set "
 #define CYCLE_IMPL_ISA ""
 #endif
-/* The groups' names carry the hash of this header's code (code-version-t
+/* The groups' names carry the hash of this header's code (fold-t
  * checks it): files of one object built with two versions keep two
  * engines, as they keep one state.  No -pg hook: its table would point
  * into the copies the linker drops, as would -fpatchable-function-entry's. */
