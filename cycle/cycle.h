@@ -192,42 +192,40 @@ __extension__ typedef unsigned long long ticks; /* FFTW 3.3.10's type */
 typedef uint64_t ticks;
 #endif
 #define HAVE_TICK_COUNTER 1
+/* The fold (GCC 12+, ELF; off with CYCLE_H_NO_FOLD): one copy of the
+ * engine per program or shared object.  Each large function stays static
+ * but sits in a COMDAT group of its own, named like a hidden alias that
+ * every call goes through (CYCLE_IMPL_DECL); the linker keeps one group of
+ * a name, any file's.  So all of the engine is built for the ABI's
+ * baseline (CYCLE_IMPL_PIN), whatever the file's -march or -mfpu: the copy
+ * kept runs wherever a file that calls it can.  A file below the baseline,
+ * or on x86 of another -march family than x86-64-vN (GCC inlines only
+ * within one), keeps its own engine.  The helpers are always inlined, or
+ * their out-of-line copies would stay in every file. */
+#if defined(__x86_64__) && !defined(__ILP32__) && defined(__k8__) && \
+	defined(__SSE2__)
+#define CYCLE_IMPL_PIN_ISA "arch=x86-64"
+#elif defined(__aarch64__) && defined(__ARM_NEON)
+#define CYCLE_IMPL_PIN_ISA "arch=armv8-a"
+#elif defined(__arm__) && __ARM_ARCH >= 7 && defined(__ARM_ARCH_PROFILE) && \
+	__ARM_ARCH_PROFILE == 'A' && defined(__ARM_PCS_VFP) && (__ARM_FP & 8)
+#define CYCLE_IMPL_PIN_ISA "arch=armv7-a,fpu=vfp" /* VFPv2: D0-D15 */
+#endif
+#if !defined(CYCLE_H_NO_FOLD) && defined(CYCLE_IMPL_PIN_ISA) && \
+	__GNUC__ >= 12 && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
+	!defined(__NVCOMPILER) && defined(__ELF__)
+#define CYCLE_IMPL_FOLD 1
+#define CYCLE_IMPL_PIN __attribute__((__target__(CYCLE_IMPL_PIN_ISA)))
+#undef CYCLE_IMPL_INLINE
+#define CYCLE_IMPL_INLINE \
+	static __inline__ __attribute__((__always_inline__)) CYCLE_IMPL_PIN
+#else
+#define CYCLE_IMPL_PIN
+#endif
 CYCLE_IMPL_INLINE ticks getticks(void);
 CYCLE_IMPL_INLINE double elapsed(ticks t1, ticks t0);
 CYCLE_IMPL_INLINE const char *cycle_counter_name(void);
 CYCLE_IMPL_INLINE double cycle_ticks_per_second(void);
-/* CYCLE_H_FOLD (GCC, ELF): one copy of the engine per program or shared
- * object.  Each large function stays static but sits in a COMDAT group of
- * its own, named like a hidden alias that every call goes through
- * (CYCLE_IMPL_DECL); the linker keeps one group of a name, any file's: so
- * only on the host's word that its files are built for one instruction
- * set (an armhf -mfpu=vfpv3 file predefines what a vfpv3-d16 one does),
- * and a file whose compiler predefines a feature above the ABI's baseline
- * still keeps its own.  The helpers are always inlined, or their
- * out-of-line copies would stay in every file. */
-#if defined(__x86_64__) && !defined(__ILP32__) && !defined(__SSE3__) && \
-	!defined(__POPCNT__) && !defined(__AVX__) && !defined(__BMI__) && \
-	!defined(__BMI2__) && !defined(__LZCNT__) && !defined(__MOVBE__) && \
-	!defined(__F16C__) && !defined(__TBM__) && !defined(__ADX__)
-#define CYCLE_IMPL_BASELINE 1
-#elif defined(__aarch64__) && __ARM_ARCH == 8 && \
-	!defined(__ARM_FEATURE_ATOMICS) && !defined(__ARM_FEATURE_RCPC) && \
-	!defined(__ARM_FEATURE_SVE) && !defined(__ARM_FEATURE_MOPS) && \
-	!defined(__ARM_FEATURE_QRDMX) && !defined(__ARM_FEATURE_JCVT) && \
-	!defined(__ARM_FEATURE_DOTPROD) && !defined(__ARM_FEATURE_COMPLEX)
-#define CYCLE_IMPL_BASELINE 1
-#elif defined(__arm__) && __ARM_ARCH == 7 && defined(__ARM_ARCH_PROFILE) && \
-	__ARM_ARCH_PROFILE == 'A' && defined(__ARM_PCS_VFP) && \
-	!defined(__ARM_NEON) && !defined(__ARM_FEATURE_IDIV) && \
-	!defined(__ARM_FEATURE_FMA)
-#define CYCLE_IMPL_BASELINE 1
-#endif
-#if defined(CYCLE_H_FOLD) && !defined(__clang__) && defined(__ELF__) && \
-	defined(CYCLE_IMPL_BASELINE)
-#define CYCLE_IMPL_FOLD 1
-#undef CYCLE_IMPL_INLINE
-#define CYCLE_IMPL_INLINE static __inline__ __attribute__((__always_inline__))
-#endif
 #endif
 
 /* ==========================================================================
@@ -767,9 +765,9 @@ CYCLE_IMPL_INLINE int cycle_impl_sync_cas(int *p, int *expected, int desired)
  * process or at a trap, small rather than fast.  Why inline and how the
  * warnings are kept quiet: PERFORMANCE_COUNTERS.md, "Costs". */
 #define CYCLE_IMPL_NOINLINE \
-	static __inline__ __attribute__((__noinline__, __unused__))
-#define CYCLE_IMPL_COLD \
-	static __inline__ __attribute__((__noinline__, __unused__, __cold__))
+	static __inline__ __attribute__((__noinline__, __unused__)) CYCLE_IMPL_PIN
+#define CYCLE_IMPL_COLD static __inline__ \
+	__attribute__((__noinline__, __unused__, __cold__)) CYCLE_IMPL_PIN
 /* CYCLE_IMPL_DECL(ret, f, args): f's forward declaration; with the fold, the
  * static f_s in section group SYM(f), whose body defines (CYCLE_IMPL_SELF)
  * the hidden alias SYM(f), declared as f_a; "f" is then a macro for f_a
@@ -801,11 +799,11 @@ CYCLE_IMPL_INLINE int cycle_impl_sync_cas(int *p, int *expected, int desired)
 #else
 #define CYCLE_IMPL_NO_PATCH
 #endif
-#define CYCLE_IMPL_CODE "113db144"
+#define CYCLE_IMPL_CODE "6d0991ec"
 #define CYCLE_IMPL_SYM(name) name "_v3_" CYCLE_IMPL_STR(CYCLE_IMPL_NHW) \
 	CYCLE_IMPL_ISA "_" CYCLE_IMPL_CODE
 #define CYCLE_IMPL_DECL(ret, f, args) \
-	static ret f##_s args __attribute__((__noclone__, \
+	static ret f##_s args CYCLE_IMPL_PIN __attribute__((__noclone__, \
 		__no_instrument_function__, CYCLE_IMPL_NO_PATCH \
 		__section__(".text." \
 		CYCLE_IMPL_SYM(#f) ",\"axG\",%progbits," CYCLE_IMPL_SYM(#f) \
