@@ -71,10 +71,9 @@
  *   its blocks where there is no engine.  32-bit ARM Linux without the
  *   engine obeys neither ARMv7 macro, with a warning: nothing would catch
  *   the trap.
- *   CYCLE_H_FOLD  GCC on ELF x86-64, aarch64, armhf: one copy of the
- *       engine per program or shared object, not one per calling file.
- *       Only where all the files that call getticks() are built for the
- *       same instruction set (-march, -mfpu): the linker keeps any file's.
+ *   CYCLE_H_NO_FOLD  a static engine in every calling file, where GCC 12+
+ *       on ELF x86-64, aarch64 and armhf would keep one per program or
+ *       shared object (for -flto builds, PERFORMANCE_COUNTERS.md "Costs").
  *
  * Chains (the first counter that reads and advances, from the configured
  * one; clock_gettime is CLOCK_MONOTONIC_RAW, in nanoseconds)
@@ -106,9 +105,9 @@
  * program's, but for the guard while it is needed.  One state per group
  * of objects that see each other's symbols: cycle_impl_v3_n* and
  * cycle_impl_v3_t* are the only exported names.  A file that never calls
- * getticks() gets no code; one that calls it gets the engine (about
- * 4.5 KiB on x86-64), or with CYCLE_H_FOLD a call into one copy per
- * program or shared object.
+ * getticks() gets no code; one that calls it gets a call into one copy
+ * of the engine per program or shared object (GCC 12+, ELF x86-64,
+ * aarch64, armhf), or its own (about 4.5 KiB on x86-64).
  *
  * Without the engine (not Linux, not GCC or Clang, a strict ISO mode that
  * hides sigaction, or an architecture whose counter Linux never takes
@@ -130,8 +129,7 @@
  *   - A seccomp SIGSYS during the choice goes to the program's handler,
  *     which must not call getticks().
  *   - A trap signal already pending at the first call: clock_gettime.
- *   - CYCLE_H_FOLD under GCC's -flto (one partition) keeps every calling
- *     file's engine.
+ *   - GCC's -flto (one partition) keeps every calling file's engine.
  */
 #ifndef CYCLE_H_INCLUDED
 #define CYCLE_H_INCLUDED
@@ -216,16 +214,18 @@ typedef uint64_t ticks;
 	!defined(__NVCOMPILER) && defined(__ELF__)
 #define CYCLE_IMPL_FOLD 1
 #define CYCLE_IMPL_PIN __attribute__((__target__(CYCLE_IMPL_PIN_ISA)))
+#define CYCLE_IMPL_API static __inline__ /* inlined where GCC may */
 #undef CYCLE_IMPL_INLINE
 #define CYCLE_IMPL_INLINE \
 	static __inline__ __attribute__((__always_inline__)) CYCLE_IMPL_PIN
 #else
 #define CYCLE_IMPL_PIN
+#define CYCLE_IMPL_API CYCLE_IMPL_INLINE
 #endif
-CYCLE_IMPL_INLINE ticks getticks(void);
-CYCLE_IMPL_INLINE double elapsed(ticks t1, ticks t0);
-CYCLE_IMPL_INLINE const char *cycle_counter_name(void);
-CYCLE_IMPL_INLINE double cycle_ticks_per_second(void);
+CYCLE_IMPL_API ticks getticks(void);
+CYCLE_IMPL_API double elapsed(ticks t1, ticks t0);
+CYCLE_IMPL_API const char *cycle_counter_name(void);
+CYCLE_IMPL_API double cycle_ticks_per_second(void);
 #endif
 
 /* ==========================================================================
@@ -799,7 +799,7 @@ CYCLE_IMPL_INLINE int cycle_impl_sync_cas(int *p, int *expected, int desired)
 #else
 #define CYCLE_IMPL_NO_PATCH
 #endif
-#define CYCLE_IMPL_CODE "6d0991ec"
+#define CYCLE_IMPL_CODE "e581802d"
 #define CYCLE_IMPL_SYM(name) name "_v3_" CYCLE_IMPL_STR(CYCLE_IMPL_NHW) \
 	CYCLE_IMPL_ISA "_" CYCLE_IMPL_CODE
 #define CYCLE_IMPL_DECL(ret, f, args) \
@@ -1017,7 +1017,7 @@ CYCLE_IMPL_INLINE int *cycle_impl_fast_address(void)
 #endif
 
 /* All but the inline counter (the first call too): cycle_impl_slow(). */
-CYCLE_IMPL_INLINE ticks getticks(void)
+CYCLE_IMPL_API ticks getticks(void)
 {
 #if CYCLE_IMPL_NHW > 0
 	if (CYCLE_IMPL_LIKELY(CYCLE_IMPL_LOAD(cycle_impl_fast_address(),
@@ -1030,7 +1030,7 @@ CYCLE_IMPL_INLINE ticks getticks(void)
 /* A modular difference: it survives a wrap, and an interval across a
  * revocation is negative (cycle_impl_convert).  ARMv7's narrow ticks:
  * unsigned within an epoch (PERFORMANCE_COUNTERS.md, "Units"). */
-CYCLE_IMPL_INLINE double elapsed(ticks t1, ticks t0)
+CYCLE_IMPL_API double elapsed(ticks t1, ticks t0)
 {
 #if defined(CYCLE_IMPL_HAS_NARROW)
 	if (CYCLE_IMPL_LOAD(&cycle_impl_state.narrow, CYCLE_IMPL_RELAXED)) {
@@ -2203,7 +2203,7 @@ CYCLE_IMPL_COLD void CYCLE_IMPL_FN(cycle_impl_unload)(void)
 
 /* --- Additions to the API. -------------------------------------------- */
 
-CYCLE_IMPL_INLINE const char *cycle_counter_name(void)
+CYCLE_IMPL_API const char *cycle_counter_name(void)
 {
 	(void)getticks(); /* makes the choice if it is not made yet */
 	return cycle_impl_name(CYCLE_IMPL_INDEX_OF(CYCLE_IMPL_LOAD(
@@ -2280,7 +2280,7 @@ CYCLE_IMPL_COLD double CYCLE_IMPL_FN(cycle_impl_rate)(int chosen)
 	return hz;
 }
 
-CYCLE_IMPL_INLINE double cycle_ticks_per_second(void)
+CYCLE_IMPL_API double cycle_ticks_per_second(void)
 {
 	(void)getticks();
 	return cycle_impl_rate(cycle_impl_chosen(
@@ -2289,7 +2289,7 @@ CYCLE_IMPL_INLINE double cycle_ticks_per_second(void)
 
 /* TIME_MIN in ticks: derived here unless the choice set it; after a
  * switch, at least 100 steps of the replacement (each of many ticks). */
-CYCLE_IMPL_INLINE double cycle_impl_time_min(void)
+CYCLE_IMPL_API double cycle_impl_time_min(void)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	double tmin, coarse;

@@ -82,7 +82,7 @@ check() {
 	return 1
 }
 
-echo "1..6"
+echo "1..8"
 check "$src/cycle/cycle.h"
 ok $? "cycle.h's CYCLE_IMPL_CODE is its code's hash ($(named "$src/cycle/cycle.h"))"
 # The controls: a change of code fails; a change of comment does not.
@@ -154,5 +154,35 @@ else
 	! cmp -s "$src/cycle/cycle.h" "$tmp/any/cycle.h" && isa "-I$tmp/any" &&
 		! $runner "$tmp/isa" >>"$TAP_DIAG" 2>&1
 	ok $? "... which an engine built for the file's -march fails (the baseline CPU dies)"
+fi
+# A host function built for another -march family (target, target_clones)
+# calls the API: getticks() and the rest are plain static inline, which GCC
+# may keep out of line; always inlined they would not compile there.
+case $target in
+x86_64-*linux-gnu) arch='target("arch=haswell")' clones='target_clones("arch=skylake", "default")' ;;
+*) arch= ;;
+esac
+if [ -z "$arch" ] || [ $folds = no ]; then
+	skip "$cc: no fold, or no -march families, on $target"
+	skip "$cc: no fold, or no -march families, on $target"
+else
+	cat >"$tmp/family.c" <<EOF
+#include "cycle.h"
+__attribute__(($arch)) double haswell(void) { ticks t = getticks(); return elapsed(getticks(), t) + TIME_MIN + cycle_ticks_per_second(); }
+__attribute__(($clones)) double cloned(void) { ticks t = getticks(); return elapsed(getticks(), t) + *cycle_counter_name(); }
+int main(void) { return cloned() < 0 || (__builtin_cpu_supports("avx2") && haswell() < 0); }
+EOF
+	# family DIR: the program from family.c with DIR's cycle.h, run.
+	family() {
+		$cc -O2 -Werror -I"$1" "$tmp/family.c" -o "$tmp/family" >"$TAP_DIAG" 2>&1 &&
+			"$tmp/family" >>"$TAP_DIAG" 2>&1
+	}
+	family "$src/cycle"
+	ok $? "$cc: functions with $arch and $clones call the whole API"
+	mkdir "$tmp/always"
+	sed 's/^#define CYCLE_IMPL_API static __inline__ .*/#define CYCLE_IMPL_API static __inline__ __attribute__((__always_inline__))/' \
+		"$src/cycle/cycle.h" >"$tmp/always/cycle.h"
+	! cmp -s "$src/cycle/cycle.h" "$tmp/always/cycle.h" && ! family "$tmp/always"
+	ok $? "... which an always-inline API fails to compile"
 fi
 tap_status
