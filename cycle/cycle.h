@@ -799,7 +799,7 @@ CYCLE_IMPL_INLINE int cycle_impl_sync_cas(int *p, int *expected, int desired)
 #else
 #define CYCLE_IMPL_NO_PATCH
 #endif
-#define CYCLE_IMPL_CODE "e581802d"
+#define CYCLE_IMPL_CODE "732cee69"
 #define CYCLE_IMPL_SYM(name) name "_v3_" CYCLE_IMPL_STR(CYCLE_IMPL_NHW) \
 	CYCLE_IMPL_ISA "_" CYCLE_IMPL_CODE
 #define CYCLE_IMPL_DECL(ret, f, args) \
@@ -1248,7 +1248,7 @@ CYCLE_IMPL_COLD void CYCLE_IMPL_FN(cycle_impl_chain)(int sig, siginfo_t *info,
 	if (plain == SIG_DFL || plain == SIG_IGN) {
 		/* The default (a fault is never ignored): a fault re-executes
 		 * on return and kills; a sent signal is sent again. */
-		memset(&prev, 0, sizeof(prev));
+		__builtin_memset(&prev, 0, sizeof(prev));
 		prev.sa_handler = SIG_DFL;
 		sigemptyset(&prev.sa_mask);
 		sigaction(sig, &prev, NULL);
@@ -1302,7 +1302,7 @@ CYCLE_IMPL_COLD int CYCLE_IMPL_FN(cycle_impl_install)(void)
 		return 0;
 	if (g->installed)
 		return 1;
-	memset(&sa, 0, sizeof(sa));
+	__builtin_memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = cycle_impl_on_trap;
 	sa.sa_flags = SA_SIGINFO;
 #ifdef SA_RESTART
@@ -1377,6 +1377,8 @@ struct cycle_impl_perf_page {
 #define CYCLE_IMPL_PERF_PAGE_SIZE 4096 /* mapping one page of 4/16/64 KiB */
 /* arm64's system call numbers (asm-generic/unistd.h); a call on that page:
  * CYCLE_IMPL_PAGE_CALL(MMAP, ...), MADVISE or MUNMAP. */
+#define CYCLE_IMPL_SYS_OPENAT 56L
+#define CYCLE_IMPL_SYS_READ 63L
 #define CYCLE_IMPL_SYS_MUNMAP 215L
 #define CYCLE_IMPL_SYS_MMAP 222L
 #define CYCLE_IMPL_SYS_MADVISE 233L
@@ -1477,10 +1479,16 @@ CYCLE_IMPL_COLD int CYCLE_IMPL_FN(cycle_impl_perf_open)(void)
 	if (!CYCLE_IMPL_CAS(&g->perf_state, &expected, CYCLE_IMPL_PERF_BUSY))
 		return expected == CYCLE_IMPL_PERF_OPEN &&
 		       CYCLE_IMPL_PERF_MINE();
-	fd = open("/proc/sys/kernel/perf_user_access", O_RDONLY);
+	/* Not libc's open() and read(): glibc's _FORTIFY_SOURCE wraps them in
+	 * always-inline functions, which GCC will not inline into code built
+	 * for less than the file (CYCLE_IMPL_PIN). */
+	fd = cycle_impl_syscall6(CYCLE_IMPL_SYS_OPENAT, -100 /* AT_FDCWD */,
+				 (long)"/proc/sys/kernel/perf_user_access",
+				 O_RDONLY, 0, 0, 0);
 	state = fd < 0 ? CYCLE_IMPL_PERF_NO_SYSCTL : CYCLE_IMPL_PERF_SYSCTL_OFF;
 	if (fd >= 0) {
-		if (read((int)fd, &c, 1) != 1)
+		if (cycle_impl_syscall6(CYCLE_IMPL_SYS_READ, fd, (long)&c, 1, 0,
+					0, 0) != 1)
 			c = 0;
 		close((int)fd);
 	}
@@ -1488,7 +1496,7 @@ CYCLE_IMPL_COLD int CYCLE_IMPL_FN(cycle_impl_perf_open)(void)
 		goto out;
 	/* Type and config 0: CPU cycles.  exclude_kernel, exclude_hv: what
 	 * perf_event_paranoid=2 allows; config1: "long" (64 bits), "rdpmc". */
-	memset(&attr, 0, sizeof(attr));
+	__builtin_memset(&attr, 0, sizeof(attr));
 	attr.size = sizeof(attr);
 	attr.flags = CYCLE_IMPL_BITFIELD(5) | CYCLE_IMPL_BITFIELD(6);
 	attr.config1 = 3;
@@ -1553,7 +1561,9 @@ CYCLE_IMPL_NOINLINE uint64_t CYCLE_IMPL_FN(cycle_impl_perf_read)(void)
 			return v;
 		/* Not in PMCCNTR_EL0 now (multiplexed, sysctl turned off,
 		 * trapped, SIGILL blocked): the kernel knows the count. */
-		if (read(g->perf_fd, &v, sizeof(v)) == (ssize_t)sizeof(v))
+		if (cycle_impl_syscall6(CYCLE_IMPL_SYS_READ, g->perf_fd,
+					(long)&v, (long)sizeof(v), 0, 0, 0) ==
+		    (long)sizeof(v))
 			return v;
 	}
 	other = cycle_impl_next(CYCLE_IMPL_PERF_INDEX, 1);
@@ -1873,8 +1883,8 @@ CYCLE_IMPL_INLINE void cycle_impl_calibrate(int start, uint64_t *last)
 			best = blur;
 			ns = (v1[CYCLE_IMPL_CLOCK_INDEX] + c1) / 2 -
 			     (v0[CYCLE_IMPL_CLOCK_INDEX] + c0) / 2;
-			memcpy(first, v0, sizeof(first));
-			memcpy(last, v1, sizeof(v1));
+			__builtin_memcpy(first, v0, sizeof(first));
+			__builtin_memcpy(last, v1, sizeof(v1));
 		}
 	}
 	if (best < 0)

@@ -82,7 +82,7 @@ check() {
 	return 1
 }
 
-echo "1..8"
+echo "1..10"
 check "$src/cycle/cycle.h"
 ok $? "cycle.h's CYCLE_IMPL_CODE is its code's hash ($(named "$src/cycle/cycle.h"))"
 # The controls: a change of code fails; a change of comment does not.
@@ -184,5 +184,26 @@ EOF
 		"$src/cycle/cycle.h" >"$tmp/always/cycle.h"
 	! cmp -s "$src/cycle/cycle.h" "$tmp/always/cycle.h" && ! family "$tmp/always"
 	ok $? "... which an always-inline API fails to compile"
+fi
+# glibc's _FORTIFY_SOURCE wraps memcpy, read, open... in always-inline
+# functions built for the file, which GCC will not inline into the engine
+# built for less: a file built with $more must still compile, warning-free.
+# fortified DIR: every-call.c with DIR's cycle.h, $more and fortified.
+fortified() {
+	# shellcheck disable=SC2086
+	$cc -O2 -Wall -Wextra -Werror -D_FORTIFY_SOURCE=2 $more -DHAVE_ARMV8_PMCCNTR_EL0 \
+		-DHAVE_ARMV7A_PMCCNTR -I"$1" -c "$src/tests/cycle/footprint/every-call.c" \
+		-o "$tmp/fortified.o" >"$TAP_DIAG" 2>&1
+}
+if [ -z "$more" ] || [ $folds = no ]; then
+	skip "$cc: no fold on $target"
+	skip "$cc: no fold on $target"
+else
+	fortified "$src/cycle"
+	ok $? "$cc: a file built with $more and _FORTIFY_SOURCE=2 compiles"
+	mkdir "$tmp/libc"
+	sed 's/__builtin_memcpy(/memcpy(/' "$src/cycle/cycle.h" >"$tmp/libc/cycle.h"
+	! cmp -s "$src/cycle/cycle.h" "$tmp/libc/cycle.h" && ! fortified "$tmp/libc"
+	ok $? "... which an engine calling libc's memcpy fails"
 fi
 tap_status
