@@ -113,7 +113,7 @@
  * hides sigaction, or an architecture whose counter Linux never takes
  * back: SPARC v9, Alpha, PA-RISC, IA-64, LoongArch, Elbrus, riscv32,
  * 31-bit s390, MIPS with HAVE_MIPS_ZBUS_TIMER): the first of FFTW's blocks
- * whose condition holds, in FFTW's order, then timespec_get in C11.
+ * whose condition holds, in FFTW master's order, then timespec_get in C11.
  *
  * Limits (each explained in PERFORMANCE_COUNTERS.md, "Limits")
  *   - A thread that blocks the trap signal never reads a PMU counter; one
@@ -2330,8 +2330,9 @@ CYCLE_IMPL_API double cycle_impl_time_min(void)
 #endif /* the engine */
 
 /* ------------------------------------------------------------------------
- * Without the engine: FFTW's blocks in FFTW's order, on FFTW's conditions,
- * then two of ours (PERFORMANCE_COUNTERS.md, "Without the engine").  The
+ * Without the engine: FFTW's blocks in its master's order, on its conditions
+ * (narrowed where a bare read could trap), then two of ours
+ * (PERFORMANCE_COUNTERS.md, "Without the engine").  The
  * first that holds defines ticks, getticks() and these macros ([default]):
  *   CYCLE_IMPL_PLAIN_NAME      the counter's name, a string literal
  *   CYCLE_IMPL_PLAIN_ASM       the instruction that reads it, not getticks()
