@@ -71,10 +71,9 @@
  *   its blocks where there is no engine.  32-bit ARM Linux without the
  *   engine obeys neither ARMv7 macro, with a warning: nothing would catch
  *   the trap.
- *   CYCLE_H_FOLD  GCC on ELF x86-64, aarch64, armhf: one copy of the
- *       engine per program or shared object, not one per calling file.
- *       Only where all the files that call getticks() are built for the
- *       same instruction set (-march, -mfpu): the linker keeps any file's.
+ *   CYCLE_H_NO_FOLD  a static engine in every calling file, where GCC 12+
+ *       on ELF x86-64, aarch64 and armhf would keep one per program or
+ *       shared object (for -flto builds, PERFORMANCE_COUNTERS.md "Costs").
  *
  * Chains (the first counter that reads and advances, from the configured
  * one; clock_gettime is CLOCK_MONOTONIC_RAW, in nanoseconds)
@@ -106,15 +105,15 @@
  * program's, but for the guard while it is needed.  One state per group
  * of objects that see each other's symbols: cycle_impl_v3_n* and
  * cycle_impl_v3_t* are the only exported names.  A file that never calls
- * getticks() gets no code; one that calls it gets the engine (about
- * 4.5 KiB on x86-64), or with CYCLE_H_FOLD a call into one copy per
- * program or shared object.
+ * getticks() gets no code; one that calls it gets a call into one copy
+ * of the engine per program or shared object (GCC 12+, ELF x86-64,
+ * aarch64, armhf), or its own (about 4.5 KiB on x86-64).
  *
  * Without the engine (not Linux, not GCC or Clang, a strict ISO mode that
  * hides sigaction, or an architecture whose counter Linux never takes
  * back: SPARC v9, Alpha, PA-RISC, IA-64, LoongArch, Elbrus, riscv32,
  * 31-bit s390, MIPS with HAVE_MIPS_ZBUS_TIMER): the first of FFTW's blocks
- * whose condition holds, in FFTW's order, then timespec_get in C11.
+ * whose condition holds, in FFTW master's order, then timespec_get in C11.
  *
  * Limits (each explained in PERFORMANCE_COUNTERS.md, "Limits")
  *   - A thread that blocks the trap signal never reads a PMU counter; one
@@ -130,8 +129,7 @@
  *   - A seccomp SIGSYS during the choice goes to the program's handler,
  *     which must not call getticks().
  *   - A trap signal already pending at the first call: clock_gettime.
- *   - CYCLE_H_FOLD under GCC's -flto (one partition) keeps every calling
- *     file's engine.
+ *   - GCC's -flto (one partition) keeps every calling file's engine.
  */
 #ifndef CYCLE_H_INCLUDED
 #define CYCLE_H_INCLUDED
@@ -192,42 +190,42 @@ __extension__ typedef unsigned long long ticks; /* FFTW 3.3.10's type */
 typedef uint64_t ticks;
 #endif
 #define HAVE_TICK_COUNTER 1
-CYCLE_IMPL_INLINE ticks getticks(void);
-CYCLE_IMPL_INLINE double elapsed(ticks t1, ticks t0);
-CYCLE_IMPL_INLINE const char *cycle_counter_name(void);
-CYCLE_IMPL_INLINE double cycle_ticks_per_second(void);
-/* CYCLE_H_FOLD (GCC, ELF): one copy of the engine per program or shared
- * object.  Each large function stays static but sits in a COMDAT group of
- * its own, named like a hidden alias that every call goes through
- * (CYCLE_IMPL_DECL); the linker keeps one group of a name, any file's: so
- * only on the host's word that its files are built for one instruction
- * set (an armhf -mfpu=vfpv3 file predefines what a vfpv3-d16 one does),
- * and a file whose compiler predefines a feature above the ABI's baseline
- * still keeps its own.  The helpers are always inlined, or their
- * out-of-line copies would stay in every file. */
-#if defined(__x86_64__) && !defined(__ILP32__) && !defined(__SSE3__) && \
-	!defined(__POPCNT__) && !defined(__AVX__) && !defined(__BMI__) && \
-	!defined(__BMI2__) && !defined(__LZCNT__) && !defined(__MOVBE__) && \
-	!defined(__F16C__) && !defined(__TBM__) && !defined(__ADX__)
-#define CYCLE_IMPL_BASELINE 1
-#elif defined(__aarch64__) && __ARM_ARCH == 8 && \
-	!defined(__ARM_FEATURE_ATOMICS) && !defined(__ARM_FEATURE_RCPC) && \
-	!defined(__ARM_FEATURE_SVE) && !defined(__ARM_FEATURE_MOPS) && \
-	!defined(__ARM_FEATURE_QRDMX) && !defined(__ARM_FEATURE_JCVT) && \
-	!defined(__ARM_FEATURE_DOTPROD) && !defined(__ARM_FEATURE_COMPLEX)
-#define CYCLE_IMPL_BASELINE 1
-#elif defined(__arm__) && __ARM_ARCH == 7 && defined(__ARM_ARCH_PROFILE) && \
-	__ARM_ARCH_PROFILE == 'A' && defined(__ARM_PCS_VFP) && \
-	!defined(__ARM_NEON) && !defined(__ARM_FEATURE_IDIV) && \
-	!defined(__ARM_FEATURE_FMA)
-#define CYCLE_IMPL_BASELINE 1
+/* The fold (GCC 12+, ELF; off with CYCLE_H_NO_FOLD): one copy of the
+ * engine per program or shared object.  Each large function stays static
+ * but sits in a COMDAT group of its own, named like a hidden alias that
+ * every call goes through (CYCLE_IMPL_DECL); the linker keeps one group of
+ * a name, any file's.  So all of the engine is built for the ABI's
+ * baseline (CYCLE_IMPL_PIN), whatever the file's -march or -mfpu: the copy
+ * kept runs wherever a file that calls it can.  A file below the baseline,
+ * or on x86 of another -march family than x86-64-vN (GCC inlines only
+ * within one), keeps its own engine.  The helpers are always inlined, or
+ * their out-of-line copies would stay in every file. */
+#if defined(__x86_64__) && !defined(__ILP32__) && defined(__k8__) && \
+	defined(__SSE2__)
+#define CYCLE_IMPL_PIN_ISA "arch=x86-64"
+#elif defined(__aarch64__) && defined(__ARM_NEON)
+#define CYCLE_IMPL_PIN_ISA "arch=armv8-a"
+#elif defined(__arm__) && __ARM_ARCH >= 7 && defined(__ARM_ARCH_PROFILE) && \
+	__ARM_ARCH_PROFILE == 'A' && defined(__ARM_PCS_VFP) && (__ARM_FP & 8)
+#define CYCLE_IMPL_PIN_ISA "arch=armv7-a,fpu=vfp" /* VFPv2: D0-D15 */
 #endif
-#if defined(CYCLE_H_FOLD) && !defined(__clang__) && defined(__ELF__) && \
-	defined(CYCLE_IMPL_BASELINE)
+#if !defined(CYCLE_H_NO_FOLD) && defined(CYCLE_IMPL_PIN_ISA) && \
+	__GNUC__ >= 12 && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
+	!defined(__NVCOMPILER) && defined(__ELF__)
 #define CYCLE_IMPL_FOLD 1
+#define CYCLE_IMPL_PIN __attribute__((__target__(CYCLE_IMPL_PIN_ISA)))
+#define CYCLE_IMPL_API static __inline__ /* inlined where GCC may */
 #undef CYCLE_IMPL_INLINE
-#define CYCLE_IMPL_INLINE static __inline__ __attribute__((__always_inline__))
+#define CYCLE_IMPL_INLINE \
+	static __inline__ __attribute__((__always_inline__)) CYCLE_IMPL_PIN
+#else
+#define CYCLE_IMPL_PIN
+#define CYCLE_IMPL_API CYCLE_IMPL_INLINE
 #endif
+CYCLE_IMPL_API ticks getticks(void);
+CYCLE_IMPL_API double elapsed(ticks t1, ticks t0);
+CYCLE_IMPL_API const char *cycle_counter_name(void);
+CYCLE_IMPL_API double cycle_ticks_per_second(void);
 #endif
 
 /* ==========================================================================
@@ -767,9 +765,9 @@ CYCLE_IMPL_INLINE int cycle_impl_sync_cas(int *p, int *expected, int desired)
  * process or at a trap, small rather than fast.  Why inline and how the
  * warnings are kept quiet: PERFORMANCE_COUNTERS.md, "Costs". */
 #define CYCLE_IMPL_NOINLINE \
-	static __inline__ __attribute__((__noinline__, __unused__))
-#define CYCLE_IMPL_COLD \
-	static __inline__ __attribute__((__noinline__, __unused__, __cold__))
+	static __inline__ __attribute__((__noinline__, __unused__)) CYCLE_IMPL_PIN
+#define CYCLE_IMPL_COLD static __inline__ \
+	__attribute__((__noinline__, __unused__, __cold__)) CYCLE_IMPL_PIN
 /* CYCLE_IMPL_DECL(ret, f, args): f's forward declaration; with the fold, the
  * static f_s in section group SYM(f), whose body defines (CYCLE_IMPL_SELF)
  * the hidden alias SYM(f), declared as f_a; "f" is then a macro for f_a
@@ -801,11 +799,11 @@ CYCLE_IMPL_INLINE int cycle_impl_sync_cas(int *p, int *expected, int desired)
 #else
 #define CYCLE_IMPL_NO_PATCH
 #endif
-#define CYCLE_IMPL_CODE "113db144"
+#define CYCLE_IMPL_CODE "732cee69"
 #define CYCLE_IMPL_SYM(name) name "_v3_" CYCLE_IMPL_STR(CYCLE_IMPL_NHW) \
 	CYCLE_IMPL_ISA "_" CYCLE_IMPL_CODE
 #define CYCLE_IMPL_DECL(ret, f, args) \
-	static ret f##_s args __attribute__((__noclone__, \
+	static ret f##_s args CYCLE_IMPL_PIN __attribute__((__noclone__, \
 		__no_instrument_function__, CYCLE_IMPL_NO_PATCH \
 		__section__(".text." \
 		CYCLE_IMPL_SYM(#f) ",\"axG\",%progbits," CYCLE_IMPL_SYM(#f) \
@@ -1019,7 +1017,7 @@ CYCLE_IMPL_INLINE int *cycle_impl_fast_address(void)
 #endif
 
 /* All but the inline counter (the first call too): cycle_impl_slow(). */
-CYCLE_IMPL_INLINE ticks getticks(void)
+CYCLE_IMPL_API ticks getticks(void)
 {
 #if CYCLE_IMPL_NHW > 0
 	if (CYCLE_IMPL_LIKELY(CYCLE_IMPL_LOAD(cycle_impl_fast_address(),
@@ -1032,7 +1030,7 @@ CYCLE_IMPL_INLINE ticks getticks(void)
 /* A modular difference: it survives a wrap, and an interval across a
  * revocation is negative (cycle_impl_convert).  ARMv7's narrow ticks:
  * unsigned within an epoch (PERFORMANCE_COUNTERS.md, "Units"). */
-CYCLE_IMPL_INLINE double elapsed(ticks t1, ticks t0)
+CYCLE_IMPL_API double elapsed(ticks t1, ticks t0)
 {
 #if defined(CYCLE_IMPL_HAS_NARROW)
 	if (CYCLE_IMPL_LOAD(&cycle_impl_state.narrow, CYCLE_IMPL_RELAXED)) {
@@ -1250,7 +1248,7 @@ CYCLE_IMPL_COLD void CYCLE_IMPL_FN(cycle_impl_chain)(int sig, siginfo_t *info,
 	if (plain == SIG_DFL || plain == SIG_IGN) {
 		/* The default (a fault is never ignored): a fault re-executes
 		 * on return and kills; a sent signal is sent again. */
-		memset(&prev, 0, sizeof(prev));
+		__builtin_memset(&prev, 0, sizeof(prev));
 		prev.sa_handler = SIG_DFL;
 		sigemptyset(&prev.sa_mask);
 		sigaction(sig, &prev, NULL);
@@ -1304,7 +1302,7 @@ CYCLE_IMPL_COLD int CYCLE_IMPL_FN(cycle_impl_install)(void)
 		return 0;
 	if (g->installed)
 		return 1;
-	memset(&sa, 0, sizeof(sa));
+	__builtin_memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = cycle_impl_on_trap;
 	sa.sa_flags = SA_SIGINFO;
 #ifdef SA_RESTART
@@ -1379,6 +1377,8 @@ struct cycle_impl_perf_page {
 #define CYCLE_IMPL_PERF_PAGE_SIZE 4096 /* mapping one page of 4/16/64 KiB */
 /* arm64's system call numbers (asm-generic/unistd.h); a call on that page:
  * CYCLE_IMPL_PAGE_CALL(MMAP, ...), MADVISE or MUNMAP. */
+#define CYCLE_IMPL_SYS_OPENAT 56L
+#define CYCLE_IMPL_SYS_READ 63L
 #define CYCLE_IMPL_SYS_MUNMAP 215L
 #define CYCLE_IMPL_SYS_MMAP 222L
 #define CYCLE_IMPL_SYS_MADVISE 233L
@@ -1479,10 +1479,16 @@ CYCLE_IMPL_COLD int CYCLE_IMPL_FN(cycle_impl_perf_open)(void)
 	if (!CYCLE_IMPL_CAS(&g->perf_state, &expected, CYCLE_IMPL_PERF_BUSY))
 		return expected == CYCLE_IMPL_PERF_OPEN &&
 		       CYCLE_IMPL_PERF_MINE();
-	fd = open("/proc/sys/kernel/perf_user_access", O_RDONLY);
+	/* Not libc's open() and read(): glibc's _FORTIFY_SOURCE wraps them in
+	 * always-inline functions, which GCC will not inline into code built
+	 * for less than the file (CYCLE_IMPL_PIN). */
+	fd = cycle_impl_syscall6(CYCLE_IMPL_SYS_OPENAT, -100 /* AT_FDCWD */,
+				 (long)"/proc/sys/kernel/perf_user_access",
+				 O_RDONLY, 0, 0, 0);
 	state = fd < 0 ? CYCLE_IMPL_PERF_NO_SYSCTL : CYCLE_IMPL_PERF_SYSCTL_OFF;
 	if (fd >= 0) {
-		if (read((int)fd, &c, 1) != 1)
+		if (cycle_impl_syscall6(CYCLE_IMPL_SYS_READ, fd, (long)&c, 1, 0,
+					0, 0) != 1)
 			c = 0;
 		close((int)fd);
 	}
@@ -1490,7 +1496,7 @@ CYCLE_IMPL_COLD int CYCLE_IMPL_FN(cycle_impl_perf_open)(void)
 		goto out;
 	/* Type and config 0: CPU cycles.  exclude_kernel, exclude_hv: what
 	 * perf_event_paranoid=2 allows; config1: "long" (64 bits), "rdpmc". */
-	memset(&attr, 0, sizeof(attr));
+	__builtin_memset(&attr, 0, sizeof(attr));
 	attr.size = sizeof(attr);
 	attr.flags = CYCLE_IMPL_BITFIELD(5) | CYCLE_IMPL_BITFIELD(6);
 	attr.config1 = 3;
@@ -1555,7 +1561,9 @@ CYCLE_IMPL_NOINLINE uint64_t CYCLE_IMPL_FN(cycle_impl_perf_read)(void)
 			return v;
 		/* Not in PMCCNTR_EL0 now (multiplexed, sysctl turned off,
 		 * trapped, SIGILL blocked): the kernel knows the count. */
-		if (read(g->perf_fd, &v, sizeof(v)) == (ssize_t)sizeof(v))
+		if (cycle_impl_syscall6(CYCLE_IMPL_SYS_READ, g->perf_fd,
+					(long)&v, (long)sizeof(v), 0, 0, 0) ==
+		    (long)sizeof(v))
 			return v;
 	}
 	other = cycle_impl_next(CYCLE_IMPL_PERF_INDEX, 1);
@@ -1875,8 +1883,8 @@ CYCLE_IMPL_INLINE void cycle_impl_calibrate(int start, uint64_t *last)
 			best = blur;
 			ns = (v1[CYCLE_IMPL_CLOCK_INDEX] + c1) / 2 -
 			     (v0[CYCLE_IMPL_CLOCK_INDEX] + c0) / 2;
-			memcpy(first, v0, sizeof(first));
-			memcpy(last, v1, sizeof(v1));
+			__builtin_memcpy(first, v0, sizeof(first));
+			__builtin_memcpy(last, v1, sizeof(v1));
 		}
 	}
 	if (best < 0)
@@ -2205,7 +2213,7 @@ CYCLE_IMPL_COLD void CYCLE_IMPL_FN(cycle_impl_unload)(void)
 
 /* --- Additions to the API. -------------------------------------------- */
 
-CYCLE_IMPL_INLINE const char *cycle_counter_name(void)
+CYCLE_IMPL_API const char *cycle_counter_name(void)
 {
 	(void)getticks(); /* makes the choice if it is not made yet */
 	return cycle_impl_name(CYCLE_IMPL_INDEX_OF(CYCLE_IMPL_LOAD(
@@ -2282,7 +2290,7 @@ CYCLE_IMPL_COLD double CYCLE_IMPL_FN(cycle_impl_rate)(int chosen)
 	return hz;
 }
 
-CYCLE_IMPL_INLINE double cycle_ticks_per_second(void)
+CYCLE_IMPL_API double cycle_ticks_per_second(void)
 {
 	(void)getticks();
 	return cycle_impl_rate(cycle_impl_chosen(
@@ -2291,7 +2299,7 @@ CYCLE_IMPL_INLINE double cycle_ticks_per_second(void)
 
 /* TIME_MIN in ticks: derived here unless the choice set it; after a
  * switch, at least 100 steps of the replacement (each of many ticks). */
-CYCLE_IMPL_INLINE double cycle_impl_time_min(void)
+CYCLE_IMPL_API double cycle_impl_time_min(void)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	double tmin, coarse;
@@ -2322,8 +2330,9 @@ CYCLE_IMPL_INLINE double cycle_impl_time_min(void)
 #endif /* the engine */
 
 /* ------------------------------------------------------------------------
- * Without the engine: FFTW's blocks in FFTW's order, on FFTW's conditions,
- * then two of ours (PERFORMANCE_COUNTERS.md, "Without the engine").  The
+ * Without the engine: FFTW's blocks in its master's order, on its conditions
+ * (narrowed where a bare read could trap), then two of ours
+ * (PERFORMANCE_COUNTERS.md, "Without the engine").  The
  * first that holds defines ticks, getticks() and these macros ([default]):
  *   CYCLE_IMPL_PLAIN_NAME      the counter's name, a string literal
  *   CYCLE_IMPL_PLAIN_ASM       the instruction that reads it, not getticks()

@@ -2,17 +2,18 @@
 # fold-t: files of one object share one engine only when built alike.
 # SPDX-License-Identifier: MIT
 #
-# With CYCLE_H_FOLD (GCC on ELF) the engine's functions sit in COMDAT groups named after
-# CYCLE_IMPL_CODE, and the linker keeps one group of a name per program or
-# shared object, from whichever file it sees first.  Files built with two
+# Folded (GCC 12+ on ELF x86-64, aarch64, armhf) the engine's functions sit in
+# COMDAT groups named after CYCLE_IMPL_CODE, and the linker keeps one group of
+# a name per program or shared object, from whichever file it sees first.  Files built with two
 # versions of the header would share one engine under one name, each half
 # calling the other's functions, if the code changed and the name did not:
 # the name is the first 8 hex digits of the sha256 of the header's code
 # (comments, whitespace and the CYCLE_IMPL_CODE line left out), so a copy
-# patched anywhere gets its own.  And a file built for more than the ABI's
-# baseline (-march=x86-64-v3, armv8.1-a, a Cortex-A15) must keep its own
-# engine, or a baseline CPU would run its instructions and die.  Each check
-# is first shown a case it must refuse.
+# patched anywhere gets its own.  And the copy kept may come from a file built
+# for more than the ABI's baseline (-march=x86-64-v3, armv8.1-a, an AArch32
+# ARMv8-A): the engine is built for the baseline in every file, or a
+# baseline CPU would run that file's instructions and die.  Each check is
+# shown a case it must refuse.
 set -u
 
 src=${top_srcdir:-.}
@@ -81,7 +82,7 @@ check() {
 	return 1
 }
 
-echo "1..6"
+echo "1..10"
 check "$src/cycle/cycle.h"
 ok $? "cycle.h's CYCLE_IMPL_CODE is its code's hash ($(named "$src/cycle/cycle.h"))"
 # The controls: a change of code fails; a change of comment does not.
@@ -98,14 +99,14 @@ ok $? "... while one with a comment changed still is"
 # Two code versions in one program: two engines, by their groups' names.
 cc=${CC:-cc}
 folds=no
-$cc -DCYCLE_H_FOLD -dM -E -x c "$src/cycle/cycle.h" 2>/dev/null | grep -q 'CYCLE_IMPL_FOLD' && folds=yes
+$cc -dM -E -x c "$src/cycle/cycle.h" 2>/dev/null | grep -q 'CYCLE_IMPL_FOLD' && folds=yes
 if [ $folds = yes ]; then
 	mkdir "$tmp/next"
 	sed 's/^#define CYCLE_IMPL_CODE .*/#define CYCLE_IMPL_CODE "99999999"/' "$src/cycle/cycle.h" >"$tmp/next/cycle.h"
 	printf '#include "cycle.h"\nint main(void) { return elapsed(getticks(), getticks()) > 0; }\n' >"$tmp/main.c"
 	printf '#include "cycle.h"\nint aux(void) { return getticks() == 0; }\n' >"$tmp/aux.c"
-	$cc -O2 -DCYCLE_H_FOLD -I"$src/cycle" -c "$tmp/main.c" -o "$tmp/main.o" >"$TAP_DIAG" 2>&1 &&
-		$cc -O2 -DCYCLE_H_FOLD -I"$tmp/next" -c "$tmp/aux.c" -o "$tmp/aux.o" >>"$TAP_DIAG" 2>&1 &&
+	$cc -O2 -I"$src/cycle" -c "$tmp/main.c" -o "$tmp/main.o" >"$TAP_DIAG" 2>&1 &&
+		$cc -O2 -I"$tmp/next" -c "$tmp/aux.c" -o "$tmp/aux.o" >>"$TAP_DIAG" 2>&1 &&
 		$cc "$tmp/main.o" "$tmp/aux.o" -o "$tmp/two" >>"$TAP_DIAG" 2>&1 &&
 		nm "$tmp/two" | grep -q " cycle_impl_slow_v3_.*_$(named "$src/cycle/cycle.h")$" &&
 		nm "$tmp/two" | grep -q ' cycle_impl_slow_v3_.*_99999999$'
@@ -115,13 +116,13 @@ else
 fi
 
 # A file built for more than the baseline ($more), linked first, then a
-# baseline file: the program runs on a baseline CPU ($runner, qemu's) and
-# holds two engines, the folded one and more.c's static cycle_impl_slow.
+# baseline file: the program holds one engine, the first file's, and runs on
+# a baseline CPU ($runner, qemu's).
 target=$($cc -dumpmachine 2>/dev/null)
 case $target in
 x86_64-*linux-gnu) more=-march=x86-64-v3 runner="qemu-x86_64 -cpu qemu64" ;;
 aarch64-*linux*) more=-march=armv8.1-a runner="qemu-aarch64 -cpu cortex-a53" ;;
-arm*-linux-gnueabihf) more=-mcpu=cortex-a15 runner="qemu-arm -cpu cortex-a8" ;;
+arm*-linux-gnueabihf) more="-march=armv8-a -mfpu=neon-fp-armv8" runner="qemu-arm -cpu cortex-a8" ;;
 *) more= runner= ;;
 esac
 printf '#include "cycle.h"\ndouble more(void) { ticks t = getticks(); return elapsed(getticks(), t) + TIME_MIN; }\n' >"$tmp/more.c"
@@ -137,21 +138,72 @@ else
 	# isa FLAGS: the program from more.c (built with FLAGS) and base.c.
 	isa() {
 		# shellcheck disable=SC2086
-		$cc -O2 -DCYCLE_H_FOLD $more $1 -I"$src/cycle" -c "$tmp/more.c" -o "$tmp/more.o" >"$TAP_DIAG" 2>&1 &&
-			$cc -O2 -DCYCLE_H_FOLD $1 -I"$src/cycle" -c "$tmp/base.c" -o "$tmp/base.o" >>"$TAP_DIAG" 2>&1 &&
-			$cc -static "$tmp/more.o" "$tmp/base.o" -o "$tmp/isa" >>"$TAP_DIAG" 2>&1
+		$cc -O2 $more $1 -I"$src/cycle" -c "$tmp/more.c" -o "$tmp/more.o" >"$TAP_DIAG" 2>&1 &&
+			$cc -O2 $1 -I"$src/cycle" -c "$tmp/base.c" -o "$tmp/base.o" >>"$TAP_DIAG" 2>&1 &&
+			$cc -static "$tmp/more.o" "$tmp/base.o" -o "$tmp/isa" >>"$TAP_DIAG" 2>&1 &&
+			nm "$tmp/isa" | grep -q ' cycle_impl_slow_s$' &&
+			! nm "$tmp/isa" | grep -q ' cycle_impl_slow[.a-z0-9]*$'
 	}
 	# shellcheck disable=SC2086
-	isa "" && $runner "$tmp/isa" >>"$TAP_DIAG" 2>&1 &&
-		nm "$tmp/isa" | grep -q ' cycle_impl_slow_s$' &&
-		nm "$tmp/isa" | grep -q ' cycle_impl_slow[.a-z0-9]*$'
-	ok $? "$cc: a file built with $more keeps its own engine: a baseline CPU ($runner) runs the program"
-	# The control: a fold that ignores the baseline leaves one engine.
+	isa "" && $runner "$tmp/isa" >>"$TAP_DIAG" 2>&1
+	ok $? "$cc: one engine, from a file built with $more, runs on a baseline CPU ($runner)"
+	# The control: the same fold, its engine built for the file's -march.
 	mkdir "$tmp/any"
-	sed 's/^\tdefined(CYCLE_IMPL_BASELINE)$/\t1/' "$src/cycle/cycle.h" >"$tmp/any/cycle.h"
+	sed 's/^#define CYCLE_IMPL_PIN __attribute__.*/#define CYCLE_IMPL_PIN/' "$src/cycle/cycle.h" >"$tmp/any/cycle.h"
 	# shellcheck disable=SC2086
-	! cmp -s "$src/cycle/cycle.h" "$tmp/any/cycle.h" &&
-		isa "-I$tmp/any" && ! nm "$tmp/isa" | grep -q ' cycle_impl_slow[.a-z0-9]*$'
-	ok $? "... which a fold that ignores the baseline fails (one engine, $more's)"
+	! cmp -s "$src/cycle/cycle.h" "$tmp/any/cycle.h" && isa "-I$tmp/any" &&
+		! $runner "$tmp/isa" >>"$TAP_DIAG" 2>&1
+	ok $? "... which an engine built for the file's -march fails (the baseline CPU dies)"
+fi
+# A host function built for another -march family (target, target_clones)
+# calls the API: getticks() and the rest are plain static inline, which GCC
+# may keep out of line; always inlined they would not compile there.
+case $target in
+x86_64-*linux-gnu) arch='target("arch=haswell")' clones='target_clones("arch=skylake", "default")' ;;
+*) arch= ;;
+esac
+if [ -z "$arch" ] || [ $folds = no ]; then
+	skip "$cc: no fold, or no -march families, on $target"
+	skip "$cc: no fold, or no -march families, on $target"
+else
+	cat >"$tmp/family.c" <<EOF
+#include "cycle.h"
+__attribute__(($arch)) double haswell(void) { ticks t = getticks(); return elapsed(getticks(), t) + TIME_MIN + cycle_ticks_per_second(); }
+__attribute__(($clones)) double cloned(void) { ticks t = getticks(); return elapsed(getticks(), t) + *cycle_counter_name(); }
+int main(void) { return cloned() < 0 || (__builtin_cpu_supports("avx2") && haswell() < 0); }
+EOF
+	# family DIR: the program from family.c with DIR's cycle.h, run.
+	family() {
+		$cc -O2 -Werror -I"$1" "$tmp/family.c" -o "$tmp/family" >"$TAP_DIAG" 2>&1 &&
+			"$tmp/family" >>"$TAP_DIAG" 2>&1
+	}
+	family "$src/cycle"
+	ok $? "$cc: functions with $arch and $clones call the whole API"
+	mkdir "$tmp/always"
+	sed 's/^#define CYCLE_IMPL_API static __inline__ .*/#define CYCLE_IMPL_API static __inline__ __attribute__((__always_inline__))/' \
+		"$src/cycle/cycle.h" >"$tmp/always/cycle.h"
+	! cmp -s "$src/cycle/cycle.h" "$tmp/always/cycle.h" && ! family "$tmp/always"
+	ok $? "... which an always-inline API fails to compile"
+fi
+# glibc's _FORTIFY_SOURCE wraps memcpy, read, open... in always-inline
+# functions built for the file, which GCC will not inline into the engine
+# built for less: a file built with $more must still compile, warning-free.
+# fortified DIR: every-call.c with DIR's cycle.h, $more and fortified.
+fortified() {
+	# shellcheck disable=SC2086
+	$cc -O2 -Wall -Wextra -Werror -D_FORTIFY_SOURCE=2 $more -DHAVE_ARMV8_PMCCNTR_EL0 \
+		-DHAVE_ARMV7A_PMCCNTR -I"$1" -c "$src/tests/cycle/footprint/every-call.c" \
+		-o "$tmp/fortified.o" >"$TAP_DIAG" 2>&1
+}
+if [ -z "$more" ] || [ $folds = no ]; then
+	skip "$cc: no fold on $target"
+	skip "$cc: no fold on $target"
+else
+	fortified "$src/cycle"
+	ok $? "$cc: a file built with $more and _FORTIFY_SOURCE=2 compiles"
+	mkdir "$tmp/libc"
+	sed 's/__builtin_memcpy(/memcpy(/' "$src/cycle/cycle.h" >"$tmp/libc/cycle.h"
+	! cmp -s "$src/cycle/cycle.h" "$tmp/libc/cycle.h" && ! fortified "$tmp/libc"
+	ok $? "... which an engine calling libc's memcpy fails"
 fi
 tap_status
