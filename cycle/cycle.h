@@ -73,7 +73,8 @@
  *   the trap.
  *   CYCLE_H_NO_FOLD  a static engine in every calling file, where GCC 12+
  *       on ELF x86-64, aarch64 and armhf would keep one per program or
- *       shared object (for -flto builds, PERFORMANCE_COUNTERS.md "Costs").
+ *       shared object (for -flto builds, objects made by ld -r whose
+ *       hidden symbols are made local: PERFORMANCE_COUNTERS.md "Costs").
  *
  * Chains (the first counter that reads and advances, from the configured
  * one; clock_gettime is CLOCK_MONOTONIC_RAW, in nanoseconds)
@@ -231,6 +232,13 @@ CYCLE_IMPL_API double cycle_ticks_per_second(void);
 /* ==========================================================================
  * THE IMPLEMENTATION
  * ========================================================================== */
+
+/* Under the fold, none of the program's "#pragma GCC target" reaches the
+ * implementation: on x86 its arch= would clash with the pin's (an error). */
+#ifdef CYCLE_IMPL_FOLD
+#pragma GCC push_options
+#pragma GCC reset_options
+#endif
 
 /* A 64-bit counter read as two 32-bit halves: the upper half is read again
  * until it did not change across the read of the lower one. */
@@ -799,7 +807,7 @@ CYCLE_IMPL_INLINE int cycle_impl_sync_cas(int *p, int *expected, int desired)
 #else
 #define CYCLE_IMPL_NO_PATCH
 #endif
-#define CYCLE_IMPL_CODE "732cee69"
+#define CYCLE_IMPL_CODE "e62fbf36"
 #define CYCLE_IMPL_SYM(name) name "_v3_" CYCLE_IMPL_STR(CYCLE_IMPL_NHW) \
 	CYCLE_IMPL_ISA "_" CYCLE_IMPL_CODE
 #define CYCLE_IMPL_DECL(ret, f, args) \
@@ -828,8 +836,20 @@ CYCLE_IMPL_INLINE int cycle_impl_sync_cas(int *p, int *expected, int desired)
 #define CYCLE_IMPL_ALIAS(f) f
 #define CYCLE_IMPL_FINI ".fini_array.00100"
 #endif
-/* XSI flags a strict POSIX mode may not name (Linux's values).  Bit 31 is
- * unsigned, so sa_flags is handled as unsigned (-Wsign-conversion). */
+/* XSI flags a strict POSIX mode may not name (Linux's values), so that
+ * every file's engine is the same whatever its feature macros (the fold
+ * keeps any one's).  Bit 31 is unsigned: sa_flags is handled as unsigned
+ * (-Wsign-conversion). */
+#ifdef SA_RESTART
+#define CYCLE_IMPL_SA_RESTART SA_RESTART
+#else
+#define CYCLE_IMPL_SA_RESTART 0x10000000u
+#endif
+#ifdef SA_ONSTACK
+#define CYCLE_IMPL_SA_ONSTACK SA_ONSTACK
+#else
+#define CYCLE_IMPL_SA_ONSTACK 0x08000000u
+#endif
 #ifdef SA_RESETHAND
 #define CYCLE_IMPL_SA_RESETHAND SA_RESETHAND
 #else
@@ -1087,7 +1107,10 @@ CYCLE_IMPL_COLD void CYCLE_IMPL_FN(cycle_impl_cat)(char *buf, size_t size, size_
 		buf[(*n)++] = *text++;
 	buf[*n] = '\0';
 }
-#define cycle_impl_say(line) ((void)!write(2, (line), strlen(line)))
+/* libc's write() by its symbol: a fortified write() (musl's
+ * fortify-headers) is always inline, which GCC refuses into the pin. */
+extern ssize_t cycle_impl_write(int, const void *, size_t) __asm__("write");
+#define cycle_impl_say(line) ((void)!cycle_impl_write(2, line, strlen(line)))
 
 /* A value from the environment, then after: the value is cut short ("...")
  * where both would not fit, control characters become '?'. */
@@ -1304,13 +1327,10 @@ CYCLE_IMPL_COLD int CYCLE_IMPL_FN(cycle_impl_install)(void)
 		return 1;
 	__builtin_memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = cycle_impl_on_trap;
-	sa.sa_flags = SA_SIGINFO;
-#ifdef SA_RESTART
-	sa.sa_flags |= SA_RESTART; /* no EINTR from the program's calls */
-#endif
-#ifdef SA_ONSTACK
-	sa.sa_flags |= SA_ONSTACK; /* use its alternate stack, if any */
-#endif
+	/* RESTART: no EINTR from the program's calls; ONSTACK: its alternate
+	 * stack, if any. */
+	sa.sa_flags = (int)(SA_SIGINFO | CYCLE_IMPL_SA_RESTART |
+			    CYCLE_IMPL_SA_ONSTACK);
 	sigfillset(&sa.sa_mask); /* cycle_impl_chain() sets the program's */
 	/* The program's action is saved and the guard named before it is set,
 	 * for a child forked in between.  A guard of this state found set (a
@@ -1746,12 +1766,18 @@ unguarded:
 /* --- The choice, in phases. ------------------------------------------- */
 
 /* getenv, but not in a process with privileges its invoker lacks: glibc's
- * secure_getenv, else the IDs (<sys/auxv.h> would bring in <elf.h>). */
+ * secure_getenv, else the IDs (<sys/auxv.h> would bring in <elf.h>).  It
+ * is named by its symbol: <stdlib.h> declares it only under _GNU_SOURCE,
+ * and every file's engine must be the same. */
+#if defined(__GLIBC__) && \
+	(__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 17))
+extern char *cycle_impl_secure_getenv(const char *) __asm__("secure_getenv");
+#endif
 CYCLE_IMPL_INLINE const char *cycle_impl_getenv(const char *name)
 {
-#if defined(__GLIBC__) && defined(__USE_GNU) && \
+#if defined(__GLIBC__) && \
 	(__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 17))
-	return secure_getenv(name);
+	return cycle_impl_secure_getenv(name);
 #else
 	const char *value = getenv(name);
 
@@ -2797,4 +2823,7 @@ CYCLE_IMPL_INLINE double cycle_ticks_per_second(void)
 #endif
 #endif /* no engine */
 
+#ifdef CYCLE_IMPL_FOLD
+#pragma GCC pop_options
+#endif
 #endif /* CYCLE_H_INCLUDED */

@@ -82,7 +82,7 @@ check() {
 	return 1
 }
 
-echo "1..10"
+echo "1..16"
 check "$src/cycle/cycle.h"
 ok $? "cycle.h's CYCLE_IMPL_CODE is its code's hash ($(named "$src/cycle/cycle.h"))"
 # The controls: a change of code fails; a change of comment does not.
@@ -120,25 +120,31 @@ fi
 # a baseline CPU ($runner, qemu's).
 target=$($cc -dumpmachine 2>/dev/null)
 case $target in
-x86_64-*linux-gnu) more=-march=x86-64-v3 runner="qemu-x86_64 -cpu qemu64" ;;
-aarch64-*linux*) more=-march=armv8.1-a runner="qemu-aarch64 -cpu cortex-a53" ;;
-arm*-linux-gnueabihf) more="-march=armv8-a -mfpu=neon-fp-armv8" runner="qemu-arm -cpu cortex-a8" ;;
-*) more= runner= ;;
+x86_64-*linux-gnu) more=-march=x86-64-v3 pragma=arch=x86-64-v3 runner="qemu-x86_64 -cpu qemu64" ;;
+aarch64-*linux*) more=-march=armv8.1-a pragma=arch=armv8.1-a runner="qemu-aarch64 -cpu cortex-a53" ;;
+arm*-linux-gnueabihf) more="-march=armv8-a -mfpu=neon-fp-armv8" pragma=arch=armv8-a,fpu=neon-fp-armv8 runner="qemu-arm -cpu cortex-a8" ;;
+*) more= pragma= runner= ;;
 esac
 printf '#include "cycle.h"\ndouble more(void) { ticks t = getticks(); return elapsed(getticks(), t) + TIME_MIN; }\n' >"$tmp/more.c"
 printf '#include "cycle.h"\ndouble more(void);\nint main(int argc, char **argv) { (void)argv; if (argc > 1) return more() < 0; return elapsed(getticks(), getticks()) > 0 && !*cycle_counter_name(); }\n' >"$tmp/base.c"
 if [ -z "$more" ] || [ $folds = no ]; then
 	skip "$cc: no fold on $target (one engine per file)"
 	skip "$cc: no fold on $target"
+	skip "$cc: no fold on $target"
+	skip "$cc: no fold on $target"
 elif ! command -v "${runner%% *}" >/dev/null 2>&1; then
 	[ "${CI:-}" = true ] && { echo "Bail out! ${runner%% *} is missing"; exit 1; }
 	skip "${runner%% *} is missing"
 	skip "${runner%% *} is missing"
+	skip "${runner%% *} is missing"
+	skip "${runner%% *} is missing"
 else
-	# isa FLAGS: the program from more.c (built with FLAGS) and base.c.
+	# isa FLAGS [FILE]: the program from FILE (more.c built with $more by
+	# default) and base.c, both built with FLAGS.
 	isa() {
+		first=${2:-more.c} first_flags=${2:+-O2}
 		# shellcheck disable=SC2086
-		$cc -O2 $more $1 -I"$src/cycle" -c "$tmp/more.c" -o "$tmp/more.o" >"$TAP_DIAG" 2>&1 &&
+		$cc -O2 ${first_flags:-$more} $1 -I"$src/cycle" -c "$tmp/$first" -o "$tmp/more.o" >"$TAP_DIAG" 2>&1 &&
 			$cc -O2 $1 -I"$src/cycle" -c "$tmp/base.c" -o "$tmp/base.o" >>"$TAP_DIAG" 2>&1 &&
 			$cc -static "$tmp/more.o" "$tmp/base.o" -o "$tmp/isa" >>"$TAP_DIAG" 2>&1 &&
 			nm "$tmp/isa" | grep -q ' cycle_impl_slow_s$' &&
@@ -154,6 +160,21 @@ else
 	! cmp -s "$src/cycle/cycle.h" "$tmp/any/cycle.h" && isa "-I$tmp/any" &&
 		! $runner "$tmp/isa" >>"$TAP_DIAG" 2>&1
 	ok $? "... which an engine built for the file's -march fails (the baseline CPU dies)"
+	# The same through the program's own '#pragma GCC target' before the
+	# include, which the header sets aside: on x86 its arch= and the pin's
+	# together are an error.
+	printf '#pragma GCC target("%s")\n' "$pragma" | cat - "$tmp/more.c" >"$tmp/pragma.c"
+	isa "" pragma.c && $runner "$tmp/isa" >>"$TAP_DIAG" 2>&1
+	ok $? "$cc: ... and from a file with #pragma GCC target(\"$pragma\")"
+	case $target in
+	x86_64-*)
+		mkdir "$tmp/kept"
+		grep -v '^#pragma GCC reset_options' "$src/cycle/cycle.h" >"$tmp/kept/cycle.h"
+		! cmp -s "$src/cycle/cycle.h" "$tmp/kept/cycle.h" && ! isa "-I$tmp/kept" pragma.c
+		ok $? "... which fails to compile where the pragma reaches the pin"
+		;;
+	*) skip "GCC lets the pin's arch= replace the pragma's on $target" ;;
+	esac
 fi
 # A host function built for another -march family (target, target_clones)
 # calls the API: getticks() and the rest are plain static inline, which GCC
@@ -188,14 +209,17 @@ fi
 # glibc's _FORTIFY_SOURCE wraps memcpy, read, open... in always-inline
 # functions built for the file, which GCC will not inline into the engine
 # built for less: a file built with $more must still compile, warning-free.
-# fortified DIR: every-call.c with DIR's cycle.h, $more and fortified.
+# fortified DIR [WRAPPERS]: every-call.c with DIR's cycle.h, $more and
+# fortified, by glibc and by the headers in WRAPPERS.
 fortified() {
 	# shellcheck disable=SC2086
 	$cc -O2 -Wall -Wextra -Werror -D_FORTIFY_SOURCE=2 $more -DHAVE_ARMV8_PMCCNTR_EL0 \
-		-DHAVE_ARMV7A_PMCCNTR -I"$1" -c "$src/tests/cycle/footprint/every-call.c" \
+		-DHAVE_ARMV7A_PMCCNTR -I"$1" ${2:+-I"$2"} -c "$src/tests/cycle/footprint/every-call.c" \
 		-o "$tmp/fortified.o" >"$TAP_DIAG" 2>&1
 }
 if [ -z "$more" ] || [ $folds = no ]; then
+	skip "$cc: no fold on $target"
+	skip "$cc: no fold on $target"
 	skip "$cc: no fold on $target"
 	skip "$cc: no fold on $target"
 else
@@ -205,5 +229,60 @@ else
 	sed 's/__builtin_memcpy(/memcpy(/' "$src/cycle/cycle.h" >"$tmp/libc/cycle.h"
 	! cmp -s "$src/cycle/cycle.h" "$tmp/libc/cycle.h" && ! fortified "$tmp/libc"
 	ok $? "... which an engine calling libc's memcpy fails"
+	# musl's fortify-headers wrap write() too, always inline.
+	mkdir "$tmp/musl"
+	cat >"$tmp/musl/unistd.h" <<'EOF'
+#include_next <unistd.h>
+#ifndef WRAPPED_WRITE
+#define WRAPPED_WRITE
+__typeof__(write) wrapped_write __asm__("write");
+extern __inline__ __attribute__((__always_inline__, __gnu_inline__)) ssize_t
+write(int fd, const void *buf, size_t n) { return wrapped_write(fd, buf, n); }
+#endif
+EOF
+	fortified "$src/cycle" "$tmp/musl"
+	ok $? "$cc: ... and with a write() like musl's fortify-headers'"
+	mkdir "$tmp/write"
+	sed 's/(void)!cycle_impl_write(2,/(void)!write(2,/' "$src/cycle/cycle.h" >"$tmp/write/cycle.h"
+	! cmp -s "$src/cycle/cycle.h" "$tmp/write/cycle.h" && ! fortified "$tmp/write" "$tmp/musl"
+	ok $? "... which an engine calling write() fails"
+fi
+# The copy kept may come from a file in a strict POSIX mode, where
+# <signal.h> names neither SA_ONSTACK nor SA_RESTART: the guard it installs
+# still has both, as every file's does.
+if [ -z "$runner" ] || [ $folds = no ]; then
+	skip "$cc: no fold on $target"
+	skip "$cc: no fold on $target"
+elif ! command -v "${runner%% *}" >/dev/null 2>&1; then
+	skip "${runner%% *} is missing"
+	skip "${runner%% *} is missing"
+else
+	printf '#include "cycle.h"\ndouble strict(void) { ticks t = getticks(); return elapsed(getticks(), t); }\n' >"$tmp/strict.c"
+	cat >"$tmp/flags.c" <<'EOF'
+#include "cycle.h"
+double strict(void);
+int main(void)
+{
+	struct sigaction sa;
+
+	if (strict() < 0 || !cycle_impl_install() ||
+	    sigaction(CYCLE_IMPL_TRAP_SIGNAL, NULL, &sa) != 0)
+		return 2;
+	return !(sa.sa_flags & SA_ONSTACK) || !(sa.sa_flags & SA_RESTART);
+}
+EOF
+	# flags DIR: the program from strict.c, first, and flags.c, run.
+	flags() {
+		$cc -O2 -std=c99 -D_POSIX_C_SOURCE=200809L -I"$1" -c "$tmp/strict.c" -o "$tmp/strict.o" >"$TAP_DIAG" 2>&1 &&
+			$cc -O2 -I"$1" -c "$tmp/flags.c" -o "$tmp/flags.o" >>"$TAP_DIAG" 2>&1 &&
+			$cc -static "$tmp/strict.o" "$tmp/flags.o" -o "$tmp/flags" >>"$TAP_DIAG" 2>&1 &&
+			"${runner%% *}" "$tmp/flags" >>"$TAP_DIAG" 2>&1
+	}
+	flags "$src/cycle"
+	ok $? "$cc: the engine of a strict POSIX file sets SA_ONSTACK and SA_RESTART"
+	mkdir "$tmp/strictflags"
+	sed 's/^#define CYCLE_IMPL_SA_ONSTACK 0x08000000u/#define CYCLE_IMPL_SA_ONSTACK 0/' "$src/cycle/cycle.h" >"$tmp/strictflags/cycle.h"
+	! cmp -s "$src/cycle/cycle.h" "$tmp/strictflags/cycle.h" && ! flags "$tmp/strictflags"
+	ok $? "... which an engine that names only what <signal.h> does fails"
 fi
 tap_status
