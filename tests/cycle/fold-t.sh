@@ -4,16 +4,19 @@
 #
 # Folded (GCC 12+ on ELF x86-64, aarch64, armhf) the engine's functions sit in
 # COMDAT groups named after CYCLE_IMPL_CODE, and the linker keeps one group of
-# a name per program or shared object, from whichever file it sees first.  Files built with two
-# versions of the header would share one engine under one name, each half
-# calling the other's functions, if the code changed and the name did not:
-# the name is the first 8 hex digits of the sha256 of the header's code
-# (comments, whitespace and the CYCLE_IMPL_CODE line left out), so a copy
-# patched anywhere gets its own.  And the copy kept may come from a file built
-# for more than the ABI's baseline (-march=x86-64-v3, armv8.1-a, an AArch32
-# ARMv8-A): the engine is built for the baseline in every file, or a
-# baseline CPU would run that file's instructions and die.  Each check is
-# shown a case it must refuse.
+# a name per program or shared object, from whichever file it sees first.
+# Files built with two versions of the header would share one engine under
+# one name, each half calling the other's functions, if the code changed and
+# the name did not: the name is the first 8 hex digits of the sha256 of the
+# header's code (comments, whitespace and the CYCLE_IMPL_CODE line left
+# out), so a copy patched anywhere gets its own.  And the copy kept may come
+# from any file: one built for more than the ABI's baseline (-march=x86-64-v3,
+# armv8.1-a, an AArch32 ARMv8-A, or the same by #pragma GCC target), or one
+# in a strict POSIX mode.  So the engine is built for the baseline in every
+# file, or a baseline CPU would run that file's instructions and die; it
+# compiles there even where libc wraps functions always inline (fortify);
+# and its code is the same whatever the file's feature macros.  Each check
+# is shown a case it must refuse.
 set -u
 
 src=${top_srcdir:-.}
