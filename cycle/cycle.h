@@ -200,8 +200,16 @@ typedef uint64_t ticks;
  * kept runs wherever a file that calls it can.  A file below the baseline,
  * or on x86 of another -march family than x86-64-vN (GCC inlines only
  * within one), keeps its own engine.  The helpers are always inlined, or
- * their out-of-line copies would stay in every file. */
+ * their out-of-line copies would stay in every file.  The file's level is
+ * its command line's: the program's "#pragma GCC target" is set aside
+ * while the header is read (on x86 its arch= would clash with the pin's),
+ * unless the file keeps its own engine, which the pragma then builds. */
+#if !defined(CYCLE_H_NO_FOLD) && __GNUC__ >= 12 && !defined(__clang__) && \
+	!defined(__INTEL_COMPILER) && !defined(__NVCOMPILER) && defined(__ELF__)
+#pragma GCC push_options
+#pragma GCC reset_options
 #if defined(__x86_64__) && !defined(__ILP32__) && defined(__k8__) && \
+	defined(__MMX__) && defined(__FXSR__) && defined(__SSE__) && \
 	defined(__SSE2__)
 #define CYCLE_IMPL_PIN_ISA "arch=x86-64"
 #elif defined(__aarch64__) && defined(__ARM_NEON)
@@ -209,10 +217,11 @@ typedef uint64_t ticks;
 #elif defined(__arm__) && __ARM_ARCH >= 7 && defined(__ARM_ARCH_PROFILE) && \
 	__ARM_ARCH_PROFILE == 'A' && defined(__ARM_PCS_VFP) && (__ARM_FP & 8)
 #define CYCLE_IMPL_PIN_ISA "arch=armv7-a,fpu=vfp" /* VFPv2: D0-D15 */
+#else
+#pragma GCC pop_options
 #endif
-#if !defined(CYCLE_H_NO_FOLD) && defined(CYCLE_IMPL_PIN_ISA) && \
-	__GNUC__ >= 12 && !defined(__clang__) && !defined(__INTEL_COMPILER) && \
-	!defined(__NVCOMPILER) && defined(__ELF__)
+#endif
+#ifdef CYCLE_IMPL_PIN_ISA
 #define CYCLE_IMPL_FOLD 1
 #define CYCLE_IMPL_PIN __attribute__((__target__(CYCLE_IMPL_PIN_ISA)))
 #define CYCLE_IMPL_API static __inline__ /* inlined where GCC may */
@@ -232,13 +241,6 @@ CYCLE_IMPL_API double cycle_ticks_per_second(void);
 /* ==========================================================================
  * THE IMPLEMENTATION
  * ========================================================================== */
-
-/* Under the fold, none of the program's "#pragma GCC target" reaches the
- * implementation: on x86 its arch= would clash with the pin's (an error). */
-#ifdef CYCLE_IMPL_FOLD
-#pragma GCC push_options
-#pragma GCC reset_options
-#endif
 
 /* A 64-bit counter read as two 32-bit halves: the upper half is read again
  * until it did not change across the read of the lower one. */
@@ -807,7 +809,7 @@ CYCLE_IMPL_INLINE int cycle_impl_sync_cas(int *p, int *expected, int desired)
 #else
 #define CYCLE_IMPL_NO_PATCH
 #endif
-#define CYCLE_IMPL_CODE "e62fbf36"
+#define CYCLE_IMPL_CODE "7f4af783"
 #define CYCLE_IMPL_SYM(name) name "_v3_" CYCLE_IMPL_STR(CYCLE_IMPL_NHW) \
 	CYCLE_IMPL_ISA "_" CYCLE_IMPL_CODE
 #define CYCLE_IMPL_DECL(ret, f, args) \
@@ -2824,6 +2826,6 @@ CYCLE_IMPL_INLINE double cycle_ticks_per_second(void)
 #endif /* no engine */
 
 #ifdef CYCLE_IMPL_FOLD
-#pragma GCC pop_options
+#pragma GCC pop_options /* the program's target, set aside for the fold */
 #endif
 #endif /* CYCLE_H_INCLUDED */

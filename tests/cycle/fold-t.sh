@@ -85,7 +85,7 @@ check() {
 	return 1
 }
 
-echo "1..16"
+echo "1..20"
 check "$src/cycle/cycle.h"
 ok $? "cycle.h's CYCLE_IMPL_CODE is its code's hash ($(named "$src/cycle/cycle.h"))"
 # The controls: a change of code fails; a change of comment does not.
@@ -288,4 +288,60 @@ EOF
 	! cmp -s "$src/cycle/cycle.h" "$tmp/strictflags/cycle.h" && ! flags "$tmp/strictflags"
 	ok $? "... which an engine that names only what <signal.h> does fails"
 fi
+# The fold is decided on the file's command line, the program's pragma set
+# aside: a file below the baseline whose pragma raises it (the timing part
+# of a -mgeneral-regs-only program) keeps its own engine, built as the
+# pragma asks, and holds the counters it would without the fold.
+case $target in
+x86_64-*linux-gnu) below=-mgeneral-regs-only raise=sse2 ;;
+aarch64-*linux*) below=-march=armv8-a+nofp raise=arch=armv8-a ;;
+arm*-linux-gnueabihf) below="-march=armv6 -mfpu=vfp -marm" raise=arch=armv7-a ;;
+*) below= ;;
+esac
+if [ -z "$below" ] || [ $folds = no ]; then
+	skip "$cc: no fold on $target"
+	skip "$cc: no fold on $target"
+else
+	printf '#pragma GCC target("%s")\n#include "cycle.h"\nint raised(void) { return getticks() != 0; }\n' "$raise" >"$tmp/raised.c"
+	# raised DIR [FLAGS]: the state raised.c holds, built with DIR's cycle.h.
+	raised() {
+		# shellcheck disable=SC2086
+		$cc -O2 $below ${2-} -I"$1" -c "$tmp/raised.c" -o "$tmp/raised.o" >"$TAP_DIAG" 2>&1 &&
+			nm "$tmp/raised.o" | grep -o 'cycle_impl_v3_n[0-9]*' | sort -u
+	}
+	static=$(raised "$src/cycle" -DCYCLE_H_NO_FOLD)
+	[ -n "$static" ] && [ "$(raised "$src/cycle")" = "$static" ]
+	ok $? "$cc: a file built with $below and #pragma GCC target(\"$raise\") keeps its engine ($static)"
+	mkdir "$tmp/reset"
+	sed '/^#pragma GCC pop_options$/d' "$src/cycle/cycle.h" >"$tmp/reset/cycle.h"
+	! cmp -s "$src/cycle/cycle.h" "$tmp/reset/cycle.h" && [ "$(raised "$tmp/reset")" != "$static" ]
+	ok $? "... which fails where the pragma stays set aside"
+fi
+# x86: -mno-mmx and -mno-fxsr leave __k8__ and __SSE2__ defined, below
+# x86-64: such a file keeps its own engine, or getticks() could not inline
+# the pinned read.
+case $target in
+x86_64-*linux-gnu)
+	if [ $folds = no ]; then
+		skip "$cc: no fold on $target"
+		skip "$cc: no fold on $target"
+	else
+		# nommx DIR: unit.c built with DIR's cycle.h, -mno-mmx, -mno-fxsr.
+		nommx() {
+			$cc -O2 -mno-mmx -I"$1" -c "$tmp/base.c" -o "$tmp/nommx.o" >"$TAP_DIAG" 2>&1 &&
+				$cc -O2 -mno-fxsr -I"$1" -c "$tmp/base.c" -o "$tmp/nommx.o" >>"$TAP_DIAG" 2>&1
+		}
+		nommx "$src/cycle"
+		ok $? "$cc: files built with -mno-mmx, -mno-fxsr compile"
+		mkdir "$tmp/mmx"
+		sed '/defined(__MMX__) && defined(__FXSR__)/s/.*/\t1 \&\& \\/' "$src/cycle/cycle.h" >"$tmp/mmx/cycle.h"
+		! cmp -s "$src/cycle/cycle.h" "$tmp/mmx/cycle.h" && ! nommx "$tmp/mmx"
+		ok $? "... which fail where the fold trusts __k8__ and __SSE2__"
+	fi
+	;;
+*)
+	skip "x86 only"
+	skip "x86 only"
+	;;
+esac
 tap_status
