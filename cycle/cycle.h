@@ -200,11 +200,10 @@ typedef uint64_t ticks;
  * kept runs wherever a file that calls it can.  A file below the baseline,
  * or on x86 of another -march family than x86-64-vN (GCC inlines only
  * within one), keeps its own engine.  The helpers are always inlined, or
- * their out-of-line copies would stay in every file.  The implementation
- * is read with the program's "#pragma GCC target" set aside (on x86 its
- * arch= would clash with the pin's), so a file folds only where both its
- * pragma's target, which builds the API, and its command line's, which
- * builds the implementation, are at least the baseline. */
+ * their out-of-line copies would stay in every file.  The test is of the
+ * program's "#pragma GCC target", if any, which builds the API; on x86
+ * the implementation is read with the pragma set aside (its arch= would
+ * clash with the pin's), where all of it is pinned. */
 #if !defined(CYCLE_H_NO_FOLD) && __GNUC__ >= 12 && !defined(__clang__) && \
 	!defined(__INTEL_COMPILER) && !defined(__NVCOMPILER) && defined(__ELF__)
 #if defined(__x86_64__) && !defined(__ILP32__) && defined(__k8__) && \
@@ -214,19 +213,10 @@ typedef uint64_t ticks;
 #elif defined(__aarch64__) && defined(__ARM_NEON)
 #define CYCLE_IMPL_PIN_ISA "arch=armv8-a"
 #elif defined(__arm__) && __ARM_ARCH >= 7 && defined(__ARM_ARCH_PROFILE) && \
-	__ARM_ARCH_PROFILE == 'A' && defined(__ARM_PCS_VFP) && (__ARM_FP & 8)
+	__ARM_ARCH_PROFILE == 'A' && defined(__ARM_PCS_VFP) && \
+	(__ARM_FP & 8) && !defined(__cplusplus) /* g++: __thumb__ may lie */
 #define CYCLE_IMPL_PIN_ISA "arch=armv7-a,fpu=vfp" /* VFPv2: D0-D15 */
 #endif
-#pragma GCC push_options
-#pragma GCC reset_options /* the same test, of the command line */
-#if !(defined(__x86_64__) && defined(__k8__) && defined(__MMX__) && \
-      defined(__FXSR__) && defined(__SSE__) && defined(__SSE2__)) && \
-	!(defined(__aarch64__) && defined(__ARM_NEON)) && \
-	!(defined(__arm__) && __ARM_ARCH >= 7 && defined(__ARM_ARCH_PROFILE) && \
-	  __ARM_ARCH_PROFILE == 'A' && (__ARM_FP & 8))
-#undef CYCLE_IMPL_PIN_ISA
-#endif
-#pragma GCC pop_options
 #endif
 #ifdef CYCLE_IMPL_PIN_ISA
 #define CYCLE_IMPL_FOLD 1
@@ -250,7 +240,7 @@ CYCLE_IMPL_API double cycle_impl_time_min(void); /* TIME_MIN */
  * THE IMPLEMENTATION
  * ========================================================================== */
 
-#ifdef CYCLE_IMPL_FOLD
+#if defined(CYCLE_IMPL_FOLD) && defined(__x86_64__)
 #pragma GCC push_options
 #pragma GCC reset_options /* the program's target pragma set aside */
 #endif
@@ -822,7 +812,7 @@ CYCLE_IMPL_INLINE int cycle_impl_sync_cas(int *p, int *expected, int desired)
 #else
 #define CYCLE_IMPL_NO_PATCH
 #endif
-#define CYCLE_IMPL_CODE "67318bba"
+#define CYCLE_IMPL_CODE "06129611"
 #define CYCLE_IMPL_SYM(name) name "_v3_" CYCLE_IMPL_STR(CYCLE_IMPL_NHW) \
 	CYCLE_IMPL_ISA "_" CYCLE_IMPL_CODE
 #define CYCLE_IMPL_DECL(ret, f, args) \
@@ -2838,7 +2828,7 @@ CYCLE_IMPL_INLINE double cycle_ticks_per_second(void)
 #endif
 #endif /* no engine */
 
-#ifdef CYCLE_IMPL_FOLD
+#if defined(CYCLE_IMPL_FOLD) && defined(__x86_64__)
 #pragma GCC pop_options
 #endif
 #endif /* CYCLE_H_INCLUDED */

@@ -190,12 +190,18 @@ else
 	}
 	lowered "$src/cycle"
 	ok $? "$cc: a file built with $high and #pragma GCC target(\"$low\") runs on a baseline CPU"
-	# The control: the API read with the pragma set aside, as the engine.
+	# The control: the API read with the pragma set aside, as the engine
+	# (x86; elsewhere nothing is set aside).
 	mkdir "$tmp/api"
 	sed '0,/^#pragma GCC pop_options$/{/^#pragma GCC pop_options$/d}; /^#pragma GCC reset_options \/\* the program/d' \
 		"$src/cycle/cycle.h" | sed '/^ \* THE IMPLEMENTATION/,/^#pragma GCC push_options$/{/^#pragma GCC push_options$/d}' >"$tmp/api/cycle.h"
-	! cmp -s "$src/cycle/cycle.h" "$tmp/api/cycle.h" && ! lowered "$tmp/api"
-	ok $? "... which fails where the API too is built with the pragma set aside"
+	case $target in
+	x86_64-*)
+		! cmp -s "$src/cycle/cycle.h" "$tmp/api/cycle.h" && ! lowered "$tmp/api"
+		ok $? "... which fails where the API too is built with the pragma set aside"
+		;;
+	*) skip "nothing is set aside on $target: the pragma builds it all" ;;
+	esac
 fi
 # A host function built for another -march family (target, target_clones)
 # calls the API: getticks() and the rest are plain static inline, which GCC
@@ -306,12 +312,11 @@ EOF
 	! cmp -s "$src/cycle/cycle.h" "$tmp/strictflags/cycle.h" && ! flags "$tmp/strictflags"
 	ok $? "... which an engine that names only what <signal.h> does fails"
 fi
-# The fold is decided on the file's command line, the program's pragma set
-# aside: a file below the baseline whose pragma raises it (the timing part
-# of a -mgeneral-regs-only program) keeps its own engine, built as the
+# A file below the baseline whose pragma raises it (the timing part of a
+# -mgeneral-regs-only program, an ARMv6 file's ARMv7-A code) folds as the
 # pragma asks, and holds the counters it would without the fold.
 case $target in
-x86_64-*linux-gnu) below=-mgeneral-regs-only raise=sse2 ;;
+x86_64-*linux-gnu) below=-mgeneral-regs-only raise=arch=x86-64 ;;
 aarch64-*linux*) below=-march=armv8-a+nofp raise=arch=armv8-a ;;
 arm*-linux-gnueabihf) below="-march=armv6 -mfpu=vfp -marm" raise=arch=armv7-a ;;
 *) below= ;;
@@ -330,10 +335,18 @@ else
 	static=$(raised "$src/cycle" -DCYCLE_H_NO_FOLD)
 	[ -n "$static" ] && [ "$(raised "$src/cycle")" = "$static" ]
 	ok $? "$cc: a file built with $below and #pragma GCC target(\"$raise\") keeps its engine ($static)"
-	mkdir "$tmp/reset"
-	sed '/^#pragma GCC pop_options$/d' "$src/cycle/cycle.h" >"$tmp/reset/cycle.h"
-	! cmp -s "$src/cycle/cycle.h" "$tmp/reset/cycle.h" && [ "$(raised "$tmp/reset")" != "$static" ]
-	ok $? "... which fails where the pragma stays set aside"
+	case $target in
+	x86_64-*) skip "x86 sets the pragma aside, where all is pinned: see 9 and 10" ;;
+	aarch64-*) skip "the pin restores all that +nofp takes away" ;;
+	*)
+		# The ports are chosen on the pragma's macros (ARMv7-A).
+		mkdir "$tmp/reset"
+		sed 's/^#if defined(CYCLE_IMPL_FOLD) && defined(__x86_64__)$/#if defined(CYCLE_IMPL_FOLD)/' \
+			"$src/cycle/cycle.h" >"$tmp/reset/cycle.h"
+		! cmp -s "$src/cycle/cycle.h" "$tmp/reset/cycle.h" && [ "$(raised "$tmp/reset")" != "$static" ]
+		ok $? "... which fails where the pragma is set aside"
+		;;
+	esac
 fi
 # x86: -mno-mmx and -mno-fxsr leave __k8__ and __SSE2__ defined, below
 # x86-64: such a file keeps its own engine, or getticks() could not inline
@@ -352,7 +365,7 @@ x86_64-*linux-gnu)
 		nommx "$src/cycle"
 		ok $? "$cc: files built with -mno-mmx, -mno-fxsr compile"
 		mkdir "$tmp/mmx"
-		sed 's/defined(__MMX__) && //g; s/defined(__FXSR__) && //g' "$src/cycle/cycle.h" >"$tmp/mmx/cycle.h"
+		sed 's/defined(__MMX__) && //g; s/defined(__FXSR__) && //g; s/!defined(__MMX__) || !defined(__FXSR__) || //' "$src/cycle/cycle.h" >"$tmp/mmx/cycle.h"
 		! cmp -s "$src/cycle/cycle.h" "$tmp/mmx/cycle.h" && ! nommx "$tmp/mmx"
 		ok $? "... which fail where the fold trusts __k8__ and __SSE2__"
 	fi
