@@ -220,6 +220,9 @@ typedef uint64_t ticks;
 #endif
 #ifdef CYCLE_IMPL_PIN_ISA
 #define CYCLE_IMPL_FOLD 1
+#if defined(__x86_64__)
+#define CYCLE_IMPL_SET_ASIDE 1 /* the implementation: no target pragma */
+#endif
 #define CYCLE_IMPL_PIN __attribute__((__target__(CYCLE_IMPL_PIN_ISA)))
 #define CYCLE_IMPL_API static __inline__ /* inlined where GCC may */
 #undef CYCLE_IMPL_INLINE
@@ -240,9 +243,9 @@ CYCLE_IMPL_API double cycle_impl_time_min(void); /* TIME_MIN */
  * THE IMPLEMENTATION
  * ========================================================================== */
 
-#if defined(CYCLE_IMPL_FOLD) && defined(__x86_64__)
+#ifdef CYCLE_IMPL_SET_ASIDE
 #pragma GCC push_options
-#pragma GCC reset_options /* the program's target pragma set aside */
+#pragma GCC reset_options
 #endif
 
 /* A 64-bit counter read as two 32-bit halves: the upper half is read again
@@ -812,7 +815,7 @@ CYCLE_IMPL_INLINE int cycle_impl_sync_cas(int *p, int *expected, int desired)
 #else
 #define CYCLE_IMPL_NO_PATCH
 #endif
-#define CYCLE_IMPL_CODE "06129611"
+#define CYCLE_IMPL_CODE "450d7f34"
 #define CYCLE_IMPL_SYM(name) name "_v3_" CYCLE_IMPL_STR(CYCLE_IMPL_NHW) \
 	CYCLE_IMPL_ISA "_" CYCLE_IMPL_CODE
 #define CYCLE_IMPL_DECL(ret, f, args) \
@@ -1776,12 +1779,12 @@ unguarded:
  * and every file's engine must be the same. */
 #if defined(__GLIBC__) && \
 	(__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 17))
+#define CYCLE_IMPL_HAS_SECURE_GETENV 1
 extern char *cycle_impl_secure_getenv(const char *) __asm__("secure_getenv");
 #endif
 CYCLE_IMPL_INLINE const char *cycle_impl_getenv(const char *name)
 {
-#if defined(__GLIBC__) && \
-	(__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 17))
+#ifdef CYCLE_IMPL_HAS_SECURE_GETENV
 	return cycle_impl_secure_getenv(name);
 #else
 	const char *value = getenv(name);
@@ -2828,7 +2831,7 @@ CYCLE_IMPL_INLINE double cycle_ticks_per_second(void)
 #endif
 #endif /* no engine */
 
-#if defined(CYCLE_IMPL_FOLD) && defined(__x86_64__)
+#ifdef CYCLE_IMPL_SET_ASIDE
 #pragma GCC pop_options
 #endif
 #endif /* CYCLE_H_INCLUDED */
