@@ -815,7 +815,7 @@ CYCLE_IMPL_INLINE int cycle_impl_sync_cas(int *p, int *expected, int desired)
 #else
 #define CYCLE_IMPL_NO_PATCH
 #endif
-#define CYCLE_IMPL_CODE "450d7f34"
+#define CYCLE_IMPL_CODE "3f41be1b"
 #define CYCLE_IMPL_SYM(name) name "_v3_" CYCLE_IMPL_STR(CYCLE_IMPL_NHW) \
 	CYCLE_IMPL_ISA "_" CYCLE_IMPL_CODE
 #define CYCLE_IMPL_DECL(ret, f, args) \
@@ -1245,10 +1245,12 @@ CYCLE_IMPL_INLINE int cycle_impl_next(int index, int skip_pmu)
 
 /* --- The guard: it completes our reads, passes the rest on. ---------- */
 
+/* Whether sa's handler is h, with SA_SIGINFO or without: signal() puts a
+ * handler back without it (cycle_impl_rearmed). */
 CYCLE_IMPL_INLINE int cycle_impl_is_handler(const struct sigaction *sa,
 					    cycle_impl_handler h)
 {
-	return h && (sa->sa_flags & SA_SIGINFO) && sa->sa_sigaction == h;
+	return h && sa->sa_sigaction == h;
 }
 
 /* A guard of this state (this file's, the installed or the last one set)
@@ -1315,6 +1317,19 @@ CYCLE_IMPL_INLINE const void *cycle_impl_object(void)
 	return &__dso_handle;
 }
 
+/* The guard's action.  RESTART: no EINTR from the program's calls;
+ * ONSTACK: its alternate stack, if any; the mask: cycle_impl_chain() sets
+ * the program's. */
+CYCLE_IMPL_INLINE void cycle_impl_guard_action(struct sigaction *sa,
+					       cycle_impl_handler guard)
+{
+	__builtin_memset(sa, 0, sizeof(*sa));
+	sa->sa_sigaction = guard;
+	sa->sa_flags = (int)(SA_SIGINFO | CYCLE_IMPL_SA_RESTART |
+			     CYCLE_IMPL_SA_ONSTACK);
+	sigfillset(&sa->sa_mask);
+}
+
 /* Installs this object's guard unless one is installed; 1 when one is. */
 CYCLE_IMPL_COLD int CYCLE_IMPL_FN(cycle_impl_install)(void)
 {
@@ -1333,13 +1348,7 @@ CYCLE_IMPL_COLD int CYCLE_IMPL_FN(cycle_impl_install)(void)
 		return 0;
 	if (g->installed)
 		return 1;
-	__builtin_memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = cycle_impl_on_trap;
-	/* RESTART: no EINTR from the program's calls; ONSTACK: its alternate
-	 * stack, if any. */
-	sa.sa_flags = (int)(SA_SIGINFO | CYCLE_IMPL_SA_RESTART |
-			    CYCLE_IMPL_SA_ONSTACK);
-	sigfillset(&sa.sa_mask); /* cycle_impl_chain() sets the program's */
+	cycle_impl_guard_action(&sa, cycle_impl_on_trap);
 	/* The program's action is saved and the guard named before it is set,
 	 * for a child forked in between.  A guard of this state found set (a
 	 * fork cut an install, or a thread put a removed one back) is not
@@ -1690,6 +1699,29 @@ CYCLE_IMPL_COLD int CYCLE_IMPL_FN(cycle_impl_revoke)(int index, int mode, const 
 	return CYCLE_IMPL_CONVERTED + next;
 }
 
+/* Whether the guard runs as a plain handler: put back by signal() without
+ * SA_SIGINFO (FFTW's neon.c: old = signal(SIGILL, probe); ...; signal(
+ * SIGILL, old)), or by SysV signal() and now reset.  Then info and context
+ * are stray registers: the guard (or, if none is wanted, the program's
+ * action) is set right, and the read traps again; a sent signal is lost. */
+CYCLE_IMPL_INLINE int cycle_impl_rearmed(int sig)
+{
+	struct cycle_impl_v3_state *g = &cycle_impl_state;
+	struct sigaction now, sa;
+
+	if (sigaction(sig, NULL, &now) != 0 || (now.sa_flags & SA_SIGINFO) ||
+	    !(cycle_impl_is_guard(&now) ||
+	      (now.sa_handler == SIG_DFL &&
+	       ((unsigned int)now.sa_flags & CYCLE_IMPL_SA_RESETHAND))))
+		return 0;
+	if (g->installed)
+		cycle_impl_guard_action(&sa, g->installed);
+	else
+		sa = g->previous;
+	sigaction(sig, &sa, NULL);
+	return 1;
+}
+
 /* The guard itself.  What it completes reads 0 unless the counter in use
  * was revoked: then the next counter's reading, converted. */
 CYCLE_IMPL_COLD void CYCLE_IMPL_FN(cycle_impl_on_trap)(int sig, siginfo_t *info,
@@ -1700,6 +1732,10 @@ CYCLE_IMPL_COLD void CYCLE_IMPL_FN(cycle_impl_on_trap)(int sig, siginfo_t *info,
 	uint64_t value = 0;
 
 	CYCLE_IMPL_SELF(cycle_impl_on_trap);
+	if (cycle_impl_rearmed(sig)) {
+		errno = saved_errno;
+		return;
+	}
 	/* The thread's record only for a read of ours: a dlopen'ed object's
 	 * TLS may be allocated at its first touch, not a signal's business. */
 	index = cycle_impl_decode(info, context, &reg);

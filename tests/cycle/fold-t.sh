@@ -91,7 +91,7 @@ ok $? "cycle.h's CYCLE_IMPL_CODE is its code's hash ($(named "$src/cycle/cycle.h
 # The controls: a change of code fails; a change of comment does not.
 sed 's/CYCLE_IMPL_TRIES 5$/CYCLE_IMPL_TRIES 6/' "$src/cycle/cycle.h" >"$tmp/changed.h"
 # A comment ending in a backslash swallows the next line.
-sed 's|^\(\tsigfillset(&sa.sa_mask);\)|\t/* why */ // \\\n\1|' "$src/cycle/cycle.h" >"$tmp/spliced.h"
+sed 's|^\(\tsigfillset(&sa->sa_mask);\)|\t/* why */ // \\\n\1|' "$src/cycle/cycle.h" >"$tmp/spliced.h"
 ! cmp -s "$src/cycle/cycle.h" "$tmp/changed.h" && ! check "$tmp/changed.h" &&
 	[ "$(grep -c '// \\$' "$tmp/spliced.h")" = 1 ] && ! check "$tmp/spliced.h"
 ok $? "... and headers with one number changed, or a line spliced into a comment, are not"

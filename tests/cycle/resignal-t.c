@@ -1,0 +1,115 @@
+/* resignal-t: the guard put back by signal(), without SA_SIGINFO, still
+ * never kills the process.
+ * SPDX-License-Identifier: MIT
+ *
+ * FFTW's simd-support/neon.c probes NEON with
+ *	old = signal(SIGILL, handler); ...; signal(SIGILL, old);
+ * If the guard is installed then (a PMU counter in use), old is its address
+ * and signal() puts it back as a plain handler: no SA_SIGINFO, so the kernel
+ * passes no siginfo or context, and on ARM the guard's second and third
+ * arguments are whatever the interrupted code left in x1/x2 (r1/r2).  A
+ * later revocation then traps into a guard that reads stray pointers.  Each
+ * case runs in a child whose guard was set as a real choice leaves it
+ * (engine-test.h), and under qemu the PMU read traps for real.
+ */
+#include <string.h>
+
+#include "engine-test.h"
+#include "tap/basic.h"
+
+static void neon_probe_handler(int sig)
+{
+	(void)sig;
+}
+
+/* What neon.c does around its probe (glibc: BSD signal(), SA_RESTART). */
+static void bsd_round_trip(void)
+{
+	void (*old)(int) = signal(CYCLE_IMPL_TRAP_SIGNAL, neon_probe_handler);
+
+	signal(CYCLE_IMPL_TRAP_SIGNAL, old);
+}
+
+/* The same with SysV signal() (glibc in strict ISO C): a one-shot action. */
+static void sysv_round_trip(void)
+{
+	struct sigaction sa, old;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = neon_probe_handler;
+	sigaction(CYCLE_IMPL_TRAP_SIGNAL, &sa, &old);
+	sa.sa_handler = old.sa_handler; /* what signal() returned */
+	sa.sa_flags = (int)(SA_RESETHAND | SA_NODEFER);
+	sigaction(CYCLE_IMPL_TRAP_SIGNAL, &sa, NULL);
+}
+
+/* Exit 0 when a read that traps after the round trip was answered with the
+ * next counter and the guard is set with SA_SIGINFO again. */
+static void revoked_after(void (*round_trip)(void))
+{
+	struct cycle_impl_v3_state *g = &cycle_impl_state;
+	unsigned traps;
+
+	pretend_granted(0);
+	round_trip();
+	traps = g->traps;
+	(void)guarded_read(0); /* access gone between check and read */
+	if (g->traps != traps + 1)
+		_exit(3);
+	if (CYCLE_IMPL_LOAD(&g->mode, __ATOMIC_ACQUIRE) < CYCLE_IMPL_CONVERTED ||
+	    CYCLE_IMPL_INDEX_OF(g->mode) == 0)
+		_exit(4);
+	if (!guard_installed())
+		_exit(5);
+	_exit(0);
+}
+
+static void bsd_then_revoke(void)
+{
+	revoked_after(bsd_round_trip);
+}
+
+static void sysv_then_revoke(void)
+{
+	revoked_after(sysv_round_trip);
+}
+
+/* A fault that is not ours still reaches the program's action (here the
+ * default: death by the trap signal, not by a stray pointer). */
+static void bsd_then_fault(void)
+{
+	pretend_granted(0);
+	bsd_round_trip();
+	genuine_fault();
+	_exit(6);
+}
+
+int main(void)
+{
+	uint64_t v;
+	int status;
+
+#if !defined(CYCLE_IMPL_ENGINE) || CYCLE_IMPL_TRAP_SIGNAL == 0
+	tap_skip_all("no engine, or no counter that traps, on this platform");
+#else
+	if (!CYCLE_IMPL_REVOCABLE(0))
+		tap_skip_all("counter 0 is never revoked from outside: the "
+			     "guard does not stay, nothing puts it back");
+#endif
+	if (cycle_impl_probe(0, &v))
+		tap_skip_all("counter 0 reads here: no trap to stage");
+	tap_plan(3);
+
+	status = in_child(bsd_then_revoke);
+	tap_ok(status == 0, "after signal()'s round trip (FFTW's neon.c), a "
+	       "revoked read is answered and the guard set right (status %d)",
+	       status);
+	status = in_child(sysv_then_revoke);
+	tap_ok(status == 0, "the same after a one-shot SysV signal() "
+	       "(status %d)", status);
+	status = in_child(bsd_then_fault);
+	tap_ok(status == 1000 + CYCLE_IMPL_TRAP_SIGNAL, "a genuine fault still "
+	       "reaches the program's action (status %d, want %d)", status,
+	       1000 + CYCLE_IMPL_TRAP_SIGNAL);
+	return tap_done();
+}
