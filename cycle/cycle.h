@@ -121,7 +121,8 @@
  *     that blocks it after its first call can die of a revocation that
  *     lands between two instructions.
  *   - A handler the program installs for it after the first call replaces
- *     the guard.
+ *     the guard.  One that signal() put back is set right at its next
+ *     trap; code that calls it directly passes it stray arguments.
  *   - Objects with separate states (RTLD_LOCAL, hidden visibility) chain
  *     their guards: unload them in the reverse order of first use.
  *   - A vfork() child may not call getticks().
@@ -815,7 +816,7 @@ CYCLE_IMPL_INLINE int cycle_impl_sync_cas(int *p, int *expected, int desired)
 #else
 #define CYCLE_IMPL_NO_PATCH
 #endif
-#define CYCLE_IMPL_CODE "3f41be1b"
+#define CYCLE_IMPL_CODE "7c7c0625"
 #define CYCLE_IMPL_SYM(name) name "_v3_" CYCLE_IMPL_STR(CYCLE_IMPL_NHW) \
 	CYCLE_IMPL_ISA "_" CYCLE_IMPL_CODE
 #define CYCLE_IMPL_DECL(ret, f, args) \
@@ -1703,11 +1704,12 @@ CYCLE_IMPL_COLD int CYCLE_IMPL_FN(cycle_impl_revoke)(int index, int mode, const 
  * SA_SIGINFO (FFTW's neon.c: old = signal(SIGILL, probe); ...; signal(
  * SIGILL, old)), or by SysV signal() and now reset.  Then info and context
  * are stray registers: the guard (or, if none is wanted, the program's
- * action) is set right, and the read traps again; a sent signal is lost. */
+ * action) is set right, and the instruction traps again; a sent signal is
+ * lost.  An action changed meanwhile by another thread is put back. */
 CYCLE_IMPL_INLINE int cycle_impl_rearmed(int sig)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
-	struct sigaction now, sa;
+	struct sigaction now, sa, old;
 
 	if (sigaction(sig, NULL, &now) != 0 || (now.sa_flags & SA_SIGINFO) ||
 	    !(cycle_impl_is_guard(&now) ||
@@ -1718,7 +1720,12 @@ CYCLE_IMPL_INLINE int cycle_impl_rearmed(int sig)
 		cycle_impl_guard_action(&sa, g->installed);
 	else
 		sa = g->previous;
-	sigaction(sig, &sa, NULL);
+	/* Refused (a sandbox): no frame to decode, and a return would trap
+	 * for ever. */
+	if (sigaction(sig, &sa, &old) != 0)
+		abort();
+	if (old.sa_handler != now.sa_handler || old.sa_flags != now.sa_flags)
+		sigaction(sig, &old, NULL);
 	return 1;
 }
 
