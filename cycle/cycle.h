@@ -122,7 +122,7 @@
  *     lands between two instructions.
  *   - A handler the program installs for it after the first call replaces
  *     the guard.  One that signal() put back is set right at its next
- *     trap; code that calls it directly passes it stray arguments.
+ *     trap; called directly by other code, it aborts.
  *   - Objects with separate states (RTLD_LOCAL, hidden visibility) chain
  *     their guards: unload them in the reverse order of first use.
  *   - A vfork() child may not call getticks().
@@ -501,6 +501,9 @@ CYCLE_IMPL_INLINE int cycle_impl_tsc_enabled(void)
 /* A disabled rdtsc is a general protection fault: SI_KERNEL, no address.
  * A page fault (a NULL call, a bad pointer) is not; its PC may not read. */
 #define CYCLE_IMPL_TRAPPED_HERE(info, r) ((info)->si_code == 0x80)
+#if defined(__x86_64__)
+#define CYCLE_IMPL_FULL_FRAME(info, context) 1
+#endif
 CYCLE_IMPL_INLINE int cycle_impl_decode_insn(const struct cycle_impl_regs *r,
 					     int *reg)
 {
@@ -664,6 +667,14 @@ CYCLE_IMPL_INLINE int cycle_impl_pmu_access(void)
 #define CYCLE_IMPL_TRAPPED_HERE(info, r) \
 	((info)->si_code > 0 && (uintptr_t)(info)->si_addr == (r)->pc)
 #endif
+/* The kernel's frame puts the context right after the siginfo (arm,
+ * arm64, riscv, i386); a handler set without SA_SIGINFO gets no frame, its
+ * two arguments are what the interrupted code left in the registers
+ * (cycle_impl_rearm).  x86-64 passes both pointers for every handler. */
+#ifndef CYCLE_IMPL_FULL_FRAME
+#define CYCLE_IMPL_FULL_FRAME(info, context) \
+	((char *)(context) == (char *)(info) + sizeof(siginfo_t))
+#endif
 #define cycle_impl_regs_of(context) ((struct cycle_impl_regs *)(void *) \
 	&((ucontext_t *)(context))->uc_mcontext)
 CYCLE_IMPL_INLINE int cycle_impl_decode(const siginfo_t *info, void *context,
@@ -678,6 +689,7 @@ CYCLE_IMPL_INLINE int cycle_impl_decode(const siginfo_t *info, void *context,
 	cycle_impl_complete_insn(cycle_impl_regs_of(context), (reg), (value))
 #else
 #define CYCLE_IMPL_TRAP_SIGNAL 0
+#define CYCLE_IMPL_FULL_FRAME(info, context) 1
 #define cycle_impl_decode(info, context, reg) ((void)(reg), -1)
 #define cycle_impl_complete(context, reg, value) \
 	((void)(context), (void)(reg), (void)(value))
@@ -816,7 +828,7 @@ CYCLE_IMPL_INLINE int cycle_impl_sync_cas(int *p, int *expected, int desired)
 #else
 #define CYCLE_IMPL_NO_PATCH
 #endif
-#define CYCLE_IMPL_CODE "7c7c0625"
+#define CYCLE_IMPL_CODE "8e8be21f"
 #define CYCLE_IMPL_SYM(name) name "_v3_" CYCLE_IMPL_STR(CYCLE_IMPL_NHW) \
 	CYCLE_IMPL_ISA "_" CYCLE_IMPL_CODE
 #define CYCLE_IMPL_DECL(ret, f, args) \
@@ -1700,33 +1712,32 @@ CYCLE_IMPL_COLD int CYCLE_IMPL_FN(cycle_impl_revoke)(int index, int mode, const 
 	return CYCLE_IMPL_CONVERTED + next;
 }
 
-/* Whether the guard runs as a plain handler: put back by signal() without
+/* The guard called without a frame: put back by signal() without
  * SA_SIGINFO (FFTW's neon.c: old = signal(SIGILL, probe); ...; signal(
- * SIGILL, old)), or by SysV signal() and now reset.  Then info and context
- * are stray registers: the guard (or, if none is wanted, the program's
- * action) is set right, and the instruction traps again; a sent signal is
- * lost.  An action changed meanwhile by another thread is put back. */
-CYCLE_IMPL_INLINE int cycle_impl_rearmed(int sig)
+ * SIGILL, old)), or by SysV signal() and now reset.  It sets its action
+ * right (the program's, if no guard is wanted) and returns: the
+ * instruction traps again, with a frame.  Set right by another thread
+ * already: the same.  Called by other code, or refused by a sandbox: no
+ * frame to decode and no way on but a loop, so abort(). */
+CYCLE_IMPL_INLINE void cycle_impl_rearm(int sig)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
-	struct sigaction now, sa, old;
+	struct sigaction now, sa;
 
-	if (sigaction(sig, NULL, &now) != 0 || (now.sa_flags & SA_SIGINFO) ||
-	    !(cycle_impl_is_guard(&now) ||
-	      (now.sa_handler == SIG_DFL &&
-	       ((unsigned int)now.sa_flags & CYCLE_IMPL_SA_RESETHAND))))
-		return 0;
+	if (sigaction(sig, NULL, &now) != 0)
+		abort();
+	if (cycle_impl_is_guard(&now) && (now.sa_flags & SA_SIGINFO))
+		return;
+	if (!cycle_impl_is_guard(&now) &&
+	    !(now.sa_handler == SIG_DFL &&
+	      ((unsigned int)now.sa_flags & CYCLE_IMPL_SA_RESETHAND)))
+		abort();
 	if (g->installed)
 		cycle_impl_guard_action(&sa, g->installed);
 	else
 		sa = g->previous;
-	/* Refused (a sandbox): no frame to decode, and a return would trap
-	 * for ever. */
-	if (sigaction(sig, &sa, &old) != 0)
+	if (sigaction(sig, &sa, NULL) != 0)
 		abort();
-	if (old.sa_handler != now.sa_handler || old.sa_flags != now.sa_flags)
-		sigaction(sig, &old, NULL);
-	return 1;
 }
 
 /* The guard itself.  What it completes reads 0 unless the counter in use
@@ -1739,14 +1750,11 @@ CYCLE_IMPL_COLD void CYCLE_IMPL_FN(cycle_impl_on_trap)(int sig, siginfo_t *info,
 	uint64_t value = 0;
 
 	CYCLE_IMPL_SELF(cycle_impl_on_trap);
-	if (cycle_impl_rearmed(sig)) {
-		errno = saved_errno;
-		return;
-	}
 	/* The thread's record only for a read of ours: a dlopen'ed object's
 	 * TLS may be allocated at its first touch, not a signal's business. */
-	index = cycle_impl_decode(info, context, &reg);
-	if (index < 0) {
+	if (!CYCLE_IMPL_FULL_FRAME(info, context)) {
+		cycle_impl_rearm(sig);
+	} else if ((index = cycle_impl_decode(info, context, &reg)) < 0) {
 		cycle_impl_chain(sig, info, context);
 	} else if (index == CYCLE_IMPL_ACCESS_REGISTER ||
 		   (index == 0 && cycle_impl_perf_trapped())) {
