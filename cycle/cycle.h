@@ -828,7 +828,7 @@ CYCLE_IMPL_INLINE int cycle_impl_sync_cas(int *p, int *expected, int desired)
 #else
 #define CYCLE_IMPL_NO_PATCH
 #endif
-#define CYCLE_IMPL_CODE "8e8be21f"
+#define CYCLE_IMPL_CODE "091130aa"
 #define CYCLE_IMPL_SYM(name) name "_v3_" CYCLE_IMPL_STR(CYCLE_IMPL_NHW) \
 	CYCLE_IMPL_ISA "_" CYCLE_IMPL_CODE
 #define CYCLE_IMPL_DECL(ret, f, args) \
@@ -932,7 +932,7 @@ struct cycle_impl_v3_thread {
 	int perf_mine;     /* this thread opened a perf event */
 	int perf_reading;  /* inside the mrs of a perf read */
 	unsigned perf_trapped; /* such mrs that trapped */
-	int spare;
+	int unframed;      /* traps let through for want of a frame */
 };
 #define CYCLE_IMPL_THREAD_BYTES 40
 
@@ -1715,11 +1715,12 @@ CYCLE_IMPL_COLD int CYCLE_IMPL_FN(cycle_impl_revoke)(int index, int mode, const 
 /* The guard called without a frame: put back by signal() without
  * SA_SIGINFO (FFTW's neon.c: old = signal(SIGILL, probe); ...; signal(
  * SIGILL, old)), or by SysV signal() and now reset.  It sets its action
- * right (the program's, if no guard is wanted) and returns: the
+ * right (the program's, if no guard is wanted) and returns 1: the
  * instruction traps again, with a frame.  Set right by another thread
- * already: the same.  Called by other code, or refused by a sandbox: no
- * frame to decode and no way on but a loop, so abort(). */
-CYCLE_IMPL_INLINE void cycle_impl_rearm(int sig)
+ * already: the same, but a second time in a row the frame is believed (0:
+ * a system that lays it out otherwise would loop).  Called by other code,
+ * or refused by a sandbox: no frame and no way on but a loop, so abort(). */
+CYCLE_IMPL_INLINE int cycle_impl_rearm(int sig)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	struct sigaction now, sa;
@@ -1727,7 +1728,7 @@ CYCLE_IMPL_INLINE void cycle_impl_rearm(int sig)
 	if (sigaction(sig, NULL, &now) != 0)
 		abort();
 	if (cycle_impl_is_guard(&now) && (now.sa_flags & SA_SIGINFO))
-		return;
+		return cycle_impl_self.unframed++ == 0;
 	if (!cycle_impl_is_guard(&now) &&
 	    !(now.sa_handler == SIG_DFL &&
 	      ((unsigned int)now.sa_flags & CYCLE_IMPL_SA_RESETHAND)))
@@ -1738,6 +1739,7 @@ CYCLE_IMPL_INLINE void cycle_impl_rearm(int sig)
 		sa = g->previous;
 	if (sigaction(sig, &sa, NULL) != 0)
 		abort();
+	return 1;
 }
 
 /* The guard itself.  What it completes reads 0 unless the counter in use
@@ -1750,11 +1752,16 @@ CYCLE_IMPL_COLD void CYCLE_IMPL_FN(cycle_impl_on_trap)(int sig, siginfo_t *info,
 	uint64_t value = 0;
 
 	CYCLE_IMPL_SELF(cycle_impl_on_trap);
+	if (!CYCLE_IMPL_FULL_FRAME(info, context) && cycle_impl_rearm(sig)) {
+		errno = saved_errno;
+		return;
+	}
 	/* The thread's record only for a read of ours: a dlopen'ed object's
 	 * TLS may be allocated at its first touch, not a signal's business. */
-	if (!CYCLE_IMPL_FULL_FRAME(info, context)) {
-		cycle_impl_rearm(sig);
-	} else if ((index = cycle_impl_decode(info, context, &reg)) < 0) {
+	index = cycle_impl_decode(info, context, &reg);
+	if (index >= 0)
+		cycle_impl_self.unframed = 0;
+	if (index < 0) {
 		cycle_impl_chain(sig, info, context);
 	} else if (index == CYCLE_IMPL_ACCESS_REGISTER ||
 		   (index == 0 && cycle_impl_perf_trapped())) {
