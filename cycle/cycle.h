@@ -1259,7 +1259,7 @@ CYCLE_IMPL_INLINE int cycle_impl_next(int index, int skip_pmu)
 /* --- The guard: it completes our reads, passes the rest on. ---------- */
 
 /* Whether sa's handler is h, with SA_SIGINFO or without: signal() puts a
- * handler back without it (cycle_impl_rearmed). */
+ * handler back without it (cycle_impl_rearm). */
 CYCLE_IMPL_INLINE int cycle_impl_is_handler(const struct sigaction *sa,
 					    cycle_impl_handler h)
 {
