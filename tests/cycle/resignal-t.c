@@ -112,6 +112,7 @@ static void bsd_then_fault(void)
 	_exit(6);
 }
 
+#if defined(__aarch64__) || defined(__arm__)
 /* A PMU read that traps, with the registers of a plain handler's second and
  * third arguments poisoned as above. */
 static int poisoned_read(void)
@@ -159,6 +160,7 @@ static void threads_trap_at_once(void)
 		pthread_join(t[i], NULL);
 	_exit(0);
 }
+#endif
 
 /* A sandbox that refuses to set actions after start-up (a seccomp filter
  * on rt_sigaction; qemu-user has no seccomp): sigaction() interposed,
