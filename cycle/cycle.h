@@ -122,7 +122,7 @@
  *     lands between two instructions.
  *   - A handler the program installs for it after the first call replaces
  *     the guard.  One that signal() put back is set right at its next
- *     trap; called directly by other code, it aborts.
+ *     trap (ARM, i386); called directly by other code, it aborts.
  *   - Objects with separate states (RTLD_LOCAL, hidden visibility) chain
  *     their guards: unload them in the reverse order of first use.
  *   - A vfork() child may not call getticks().
@@ -501,7 +501,7 @@ CYCLE_IMPL_INLINE int cycle_impl_tsc_enabled(void)
 /* A disabled rdtsc is a general protection fault: SI_KERNEL, no address.
  * A page fault (a NULL call, a bad pointer) is not; its PC may not read. */
 #define CYCLE_IMPL_TRAPPED_HERE(info, r) ((info)->si_code == 0x80)
-#if defined(__x86_64__)
+#if defined(__x86_64__) && !defined(CYCLE_IMPL_FULL_FRAME)
 #define CYCLE_IMPL_FULL_FRAME(info, context) 1
 #endif
 CYCLE_IMPL_INLINE int cycle_impl_decode_insn(const struct cycle_impl_regs *r,
@@ -689,7 +689,9 @@ CYCLE_IMPL_INLINE int cycle_impl_decode(const siginfo_t *info, void *context,
 	cycle_impl_complete_insn(cycle_impl_regs_of(context), (reg), (value))
 #else
 #define CYCLE_IMPL_TRAP_SIGNAL 0
+#ifndef CYCLE_IMPL_FULL_FRAME
 #define CYCLE_IMPL_FULL_FRAME(info, context) 1
+#endif
 #define cycle_impl_decode(info, context, reg) ((void)(reg), -1)
 #define cycle_impl_complete(context, reg, value) \
 	((void)(context), (void)(reg), (void)(value))
@@ -828,7 +830,7 @@ CYCLE_IMPL_INLINE int cycle_impl_sync_cas(int *p, int *expected, int desired)
 #else
 #define CYCLE_IMPL_NO_PATCH
 #endif
-#define CYCLE_IMPL_CODE "091130aa"
+#define CYCLE_IMPL_CODE "7824f9de"
 #define CYCLE_IMPL_SYM(name) name "_v3_" CYCLE_IMPL_STR(CYCLE_IMPL_NHW) \
 	CYCLE_IMPL_ISA "_" CYCLE_IMPL_CODE
 #define CYCLE_IMPL_DECL(ret, f, args) \
