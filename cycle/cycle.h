@@ -830,7 +830,7 @@ CYCLE_IMPL_INLINE int cycle_impl_sync_cas(int *p, int *expected, int desired)
 #else
 #define CYCLE_IMPL_NO_PATCH
 #endif
-#define CYCLE_IMPL_CODE "7824f9de"
+#define CYCLE_IMPL_CODE "d5665f86"
 #define CYCLE_IMPL_SYM(name) name "_v3_" CYCLE_IMPL_STR(CYCLE_IMPL_NHW) \
 	CYCLE_IMPL_ISA "_" CYCLE_IMPL_CODE
 #define CYCLE_IMPL_DECL(ret, f, args) \
@@ -1726,12 +1726,14 @@ CYCLE_IMPL_INLINE int cycle_impl_rearm(int sig)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	struct sigaction now, sa;
+	int ours;
 
 	if (sigaction(sig, NULL, &now) != 0)
 		abort();
-	if (cycle_impl_is_guard(&now) && (now.sa_flags & SA_SIGINFO))
+	ours = cycle_impl_is_guard(&now);
+	if (ours && (now.sa_flags & SA_SIGINFO))
 		return cycle_impl_self.unframed++ == 0;
-	if (!cycle_impl_is_guard(&now) &&
+	if (!ours &&
 	    !(now.sa_handler == SIG_DFL &&
 	      ((unsigned int)now.sa_flags & CYCLE_IMPL_SA_RESETHAND)))
 		abort();
