@@ -830,7 +830,7 @@ CYCLE_IMPL_INLINE int cycle_impl_sync_cas(int *p, int *expected, int desired)
 #else
 #define CYCLE_IMPL_NO_PATCH
 #endif
-#define CYCLE_IMPL_CODE "d5665f86"
+#define CYCLE_IMPL_CODE "7cee0a9b"
 #define CYCLE_IMPL_SYM(name) name "_v3_" CYCLE_IMPL_STR(CYCLE_IMPL_NHW) \
 	CYCLE_IMPL_ISA "_" CYCLE_IMPL_CODE
 #define CYCLE_IMPL_DECL(ret, f, args) \
@@ -1215,8 +1215,16 @@ CYCLE_IMPL_INLINE int cycle_impl_trap_unblocked(void)
 	return t->trap_ok == 1;
 }
 
-#ifndef CYCLE_IMPL_PERF_INDEX
-CYCLE_IMPL_INLINE uint64_t cycle_impl_perf_read(void);
+#ifndef CYCLE_IMPL_PERF_INDEX /* no perf tier: its hooks do nothing */
+CYCLE_IMPL_INLINE uint64_t cycle_impl_perf_read(void)
+{
+	return 0;
+}
+#define cycle_impl_perf_open() 0
+#define cycle_impl_perf_trapped() 0
+#define cycle_impl_perf_skipped(start, i) ((void)(start), (void)(i), 0)
+#define cycle_impl_perf_settled() ((void)0)
+#define cycle_impl_perf_explain(line, size, n) 0
 #endif
 
 /* A raw reading of counter index (ns for the clock); callers guard it. */
@@ -1256,152 +1264,6 @@ CYCLE_IMPL_INLINE int cycle_impl_next(int index, int skip_pmu)
 		(skip_pmu && CYCLE_IMPL_REVOCABLE(next))))
 		next++;
 	return next;
-}
-
-/* --- The guard: it completes our reads, passes the rest on. ---------- */
-
-/* Whether sa's handler is h, with SA_SIGINFO or without: signal() puts a
- * handler back without it (cycle_impl_rearm). */
-CYCLE_IMPL_INLINE int cycle_impl_is_handler(const struct sigaction *sa,
-					    cycle_impl_handler h)
-{
-	return h && sa->sa_sigaction == h;
-}
-
-/* A guard of this state (this file's, the installed or the last one set)
- * is never chained to: two guards would pass a fault back and forth. */
-CYCLE_IMPL_INLINE int cycle_impl_is_guard(const struct sigaction *sa)
-{
-	return cycle_impl_is_handler(sa, cycle_impl_on_trap) ||
-	       cycle_impl_is_handler(sa, cycle_impl_state.installed) ||
-	       cycle_impl_is_handler(sa, cycle_impl_state.installer);
-}
-
-/* What the kernel would have done with the program's own action. */
-CYCLE_IMPL_COLD void CYCLE_IMPL_FN(cycle_impl_chain)(int sig, siginfo_t *info,
-					void *context)
-{
-	struct cycle_impl_v3_state *g = &cycle_impl_state;
-	struct sigaction prev = g->previous;
-	unsigned int flags = (unsigned int)prev.sa_flags;
-	void (*plain)(int) = prev.sa_handler; /* or sa_sigaction: a union */
-	int sent = info->si_code <= 0, s; /* kill(), raise(), sigqueue() */
-	sigset_t mask, old;
-
-	CYCLE_IMPL_SELF(cycle_impl_chain);
-	if (cycle_impl_is_guard(&prev))
-		plain = SIG_DFL; /* no program action is left to reach */
-	if (plain == SIG_IGN && sent)
-		return; /* a sent signal, ignored */
-	if (plain == SIG_DFL || plain == SIG_IGN) {
-		/* The default (a fault is never ignored): a fault re-executes
-		 * on return and kills; a sent signal is sent again. */
-		__builtin_memset(&prev, 0, sizeof(prev));
-		prev.sa_handler = SIG_DFL;
-		sigemptyset(&prev.sa_mask);
-		sigaction(sig, &prev, NULL);
-		if (sent)
-			raise(sig);
-		return;
-	}
-	if (flags & CYCLE_IMPL_SA_RESETHAND) { /* once, then the default */
-		g->previous.sa_flags = (int)(flags & ~(CYCLE_IMPL_SA_RESETHAND |
-					(unsigned int)SA_SIGINFO));
-		g->previous.sa_handler = SIG_DFL;
-	}
-	/* The kernel's: the interrupted code's, sa_mask, sig (!SA_NODEFER). */
-	mask = ((ucontext_t *)context)->uc_sigmask;
-	for (s = 1; s < 65; s++)
-		if (sigismember(&prev.sa_mask, s) == 1)
-			sigaddset(&mask, s);
-	if (!(flags & CYCLE_IMPL_SA_NODEFER))
-		sigaddset(&mask, sig);
-	sigprocmask(SIG_SETMASK, &mask, &old);
-	if (flags & SA_SIGINFO)
-		prev.sa_sigaction(sig, info, context);
-	else
-		plain(sig);
-	sigprocmask(SIG_SETMASK, &old, NULL);
-}
-
-/* The program or shared object this file is in, the guard's owner, known
- * by its __dso_handle (one each, for __cxa_atexit), not by the guard's code
- * (that would pull the engine into files that never read a counter). */
-CYCLE_IMPL_INLINE const void *cycle_impl_object(void)
-{
-	return &__dso_handle;
-}
-
-/* The guard's action.  RESTART: no EINTR from the program's calls;
- * ONSTACK: its alternate stack, if any; the mask: cycle_impl_chain() sets
- * the program's. */
-CYCLE_IMPL_INLINE void cycle_impl_guard_action(struct sigaction *sa,
-					       cycle_impl_handler guard)
-{
-	__builtin_memset(sa, 0, sizeof(*sa));
-	sa->sa_sigaction = guard;
-	sa->sa_flags = (int)(SA_SIGINFO | CYCLE_IMPL_SA_RESTART |
-			     CYCLE_IMPL_SA_ONSTACK);
-	sigfillset(&sa->sa_mask);
-}
-
-/* Installs this object's guard unless one is installed; 1 when one is. */
-CYCLE_IMPL_COLD int CYCLE_IMPL_FN(cycle_impl_install)(void)
-{
-	/* The object's destructor, listed by a pointer of the installer's own
-	 * (no code where nothing installs a guard, even at -O0), runs last in
-	 * the object: a getticks() after it would put the guard back into
-	 * code about to be unmapped (PERFORMANCE_COUNTERS.md, "Costs"). */
-	static void (*unload_entry)(void) __attribute__((__section__(
-		CYCLE_IMPL_FINI), __unused__)) =
-		CYCLE_IMPL_ALIAS(cycle_impl_unload);
-	struct cycle_impl_v3_state *g = &cycle_impl_state;
-	struct sigaction sa, prev, seen;
-
-	CYCLE_IMPL_SELF(cycle_impl_install);
-	if (CYCLE_IMPL_TRAP_SIGNAL == 0)
-		return 0;
-	if (g->installed)
-		return 1;
-	cycle_impl_guard_action(&sa, cycle_impl_on_trap);
-	/* The program's action is saved and the guard named before it is set,
-	 * for a child forked in between.  A guard of this state found set (a
-	 * fork cut an install, or a thread put a removed one back) is not
-	 * saved: the program's action saved with it stays. */
-	if (sigaction(CYCLE_IMPL_TRAP_SIGNAL, NULL, &seen) != 0)
-		return 0;
-	if (!cycle_impl_is_guard(&seen))
-		g->previous = seen;
-	g->installer = cycle_impl_on_trap;
-	g->installer_object = cycle_impl_object();
-	CYCLE_IMPL_KEEP(cycle_impl_unload);
-	__asm__ __volatile__("" : : "m"(unload_entry)); /* keep it */
-	if (sigaction(CYCLE_IMPL_TRAP_SIGNAL, &sa, &prev) != 0)
-		return 0;
-	/* Changed in between by another thread: that one is replaced. */
-	if ((prev.sa_handler != seen.sa_handler ||
-	     prev.sa_flags != seen.sa_flags) && !cycle_impl_is_guard(&prev))
-		g->previous = prev;
-	g->installed = cycle_impl_on_trap;
-	return 1;
-}
-
-/* Gives the program its action back if ours is still set; 1 when it did.
- * The guard is forgotten first: a child forked in between finds one set and
- * none recorded (cycle_impl_after_cut), never one recorded and gone. */
-CYCLE_IMPL_COLD int CYCLE_IMPL_FN(cycle_impl_remove)(void)
-{
-	struct cycle_impl_v3_state *g = &cycle_impl_state;
-	cycle_impl_handler mine = g->installed;
-	struct sigaction now;
-
-	CYCLE_IMPL_SELF(cycle_impl_remove);
-	if (!mine)
-		return 0;
-	g->installed = NULL;
-	return sigaction(CYCLE_IMPL_TRAP_SIGNAL, NULL, &now) == 0 &&
-	       cycle_impl_is_handler(&now, mine) &&
-	       sigaction(CYCLE_IMPL_TRAP_SIGNAL, &g->previous, NULL) == 0;
 }
 
 #if defined(CYCLE_IMPL_PERF_INDEX)
@@ -1674,18 +1536,153 @@ CYCLE_IMPL_INLINE int cycle_impl_perf_explain(char *line, size_t size,
 	}
 	return 1;
 }
-
-#else /* no perf tier: its hooks do nothing */
-CYCLE_IMPL_INLINE uint64_t cycle_impl_perf_read(void)
-{
-	return 0;
-}
-#define cycle_impl_perf_open() 0
-#define cycle_impl_perf_trapped() 0
-#define cycle_impl_perf_skipped(start, i) ((void)(start), (void)(i), 0)
-#define cycle_impl_perf_settled() ((void)0)
-#define cycle_impl_perf_explain(line, size, n) 0
 #endif /* the perf tier */
+
+/* --- The guard: it completes our reads, passes the rest on. ---------- */
+
+/* Whether sa's handler is h, with SA_SIGINFO or without: signal() puts a
+ * handler back without it (cycle_impl_rearm). */
+CYCLE_IMPL_INLINE int cycle_impl_is_handler(const struct sigaction *sa,
+					    cycle_impl_handler h)
+{
+	return h && sa->sa_sigaction == h;
+}
+
+/* A guard of this state (this file's, the installed or the last one set)
+ * is never chained to: two guards would pass a fault back and forth. */
+CYCLE_IMPL_INLINE int cycle_impl_is_guard(const struct sigaction *sa)
+{
+	return cycle_impl_is_handler(sa, cycle_impl_on_trap) ||
+	       cycle_impl_is_handler(sa, cycle_impl_state.installed) ||
+	       cycle_impl_is_handler(sa, cycle_impl_state.installer);
+}
+
+/* What the kernel would have done with the program's own action. */
+CYCLE_IMPL_COLD void CYCLE_IMPL_FN(cycle_impl_chain)(int sig, siginfo_t *info,
+					void *context)
+{
+	struct cycle_impl_v3_state *g = &cycle_impl_state;
+	struct sigaction prev = g->previous;
+	unsigned int flags = (unsigned int)prev.sa_flags;
+	void (*plain)(int) = prev.sa_handler; /* or sa_sigaction: a union */
+	int sent = info->si_code <= 0, s; /* kill(), raise(), sigqueue() */
+	sigset_t mask, old;
+
+	CYCLE_IMPL_SELF(cycle_impl_chain);
+	if (cycle_impl_is_guard(&prev))
+		plain = SIG_DFL; /* no program action is left to reach */
+	if (plain == SIG_IGN && sent)
+		return; /* a sent signal, ignored */
+	if (plain == SIG_DFL || plain == SIG_IGN) {
+		/* The default (a fault is never ignored): a fault re-executes
+		 * on return and kills; a sent signal is sent again. */
+		__builtin_memset(&prev, 0, sizeof(prev));
+		prev.sa_handler = SIG_DFL;
+		sigemptyset(&prev.sa_mask);
+		sigaction(sig, &prev, NULL);
+		if (sent)
+			raise(sig);
+		return;
+	}
+	if (flags & CYCLE_IMPL_SA_RESETHAND) { /* once, then the default */
+		g->previous.sa_flags = (int)(flags & ~(CYCLE_IMPL_SA_RESETHAND |
+					(unsigned int)SA_SIGINFO));
+		g->previous.sa_handler = SIG_DFL;
+	}
+	/* The kernel's: the interrupted code's, sa_mask, sig (!SA_NODEFER). */
+	mask = ((ucontext_t *)context)->uc_sigmask;
+	for (s = 1; s < 65; s++)
+		if (sigismember(&prev.sa_mask, s) == 1)
+			sigaddset(&mask, s);
+	if (!(flags & CYCLE_IMPL_SA_NODEFER))
+		sigaddset(&mask, sig);
+	sigprocmask(SIG_SETMASK, &mask, &old);
+	if (flags & SA_SIGINFO)
+		prev.sa_sigaction(sig, info, context);
+	else
+		plain(sig);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+/* The program or shared object this file is in, the guard's owner, known
+ * by its __dso_handle (one each, for __cxa_atexit), not by the guard's code
+ * (that would pull the engine into files that never read a counter). */
+CYCLE_IMPL_INLINE const void *cycle_impl_object(void)
+{
+	return &__dso_handle;
+}
+
+/* The guard's action.  RESTART: no EINTR from the program's calls;
+ * ONSTACK: its alternate stack, if any; the mask: cycle_impl_chain() sets
+ * the program's. */
+CYCLE_IMPL_INLINE void cycle_impl_guard_action(struct sigaction *sa,
+					       cycle_impl_handler guard)
+{
+	__builtin_memset(sa, 0, sizeof(*sa));
+	sa->sa_sigaction = guard;
+	sa->sa_flags = (int)(SA_SIGINFO | CYCLE_IMPL_SA_RESTART |
+			     CYCLE_IMPL_SA_ONSTACK);
+	sigfillset(&sa->sa_mask);
+}
+
+/* Installs this object's guard unless one is installed; 1 when one is. */
+CYCLE_IMPL_COLD int CYCLE_IMPL_FN(cycle_impl_install)(void)
+{
+	/* The object's destructor, listed by a pointer of the installer's own
+	 * (no code where nothing installs a guard, even at -O0), runs last in
+	 * the object: a getticks() after it would put the guard back into
+	 * code about to be unmapped (PERFORMANCE_COUNTERS.md, "Costs"). */
+	static void (*unload_entry)(void) __attribute__((__section__(
+		CYCLE_IMPL_FINI), __unused__)) =
+		CYCLE_IMPL_ALIAS(cycle_impl_unload);
+	struct cycle_impl_v3_state *g = &cycle_impl_state;
+	struct sigaction sa, prev, seen;
+
+	CYCLE_IMPL_SELF(cycle_impl_install);
+	if (CYCLE_IMPL_TRAP_SIGNAL == 0)
+		return 0;
+	if (g->installed)
+		return 1;
+	cycle_impl_guard_action(&sa, cycle_impl_on_trap);
+	/* The program's action is saved and the guard named before it is set,
+	 * for a child forked in between.  A guard of this state found set (a
+	 * fork cut an install, or a thread put a removed one back) is not
+	 * saved: the program's action saved with it stays. */
+	if (sigaction(CYCLE_IMPL_TRAP_SIGNAL, NULL, &seen) != 0)
+		return 0;
+	if (!cycle_impl_is_guard(&seen))
+		g->previous = seen;
+	g->installer = cycle_impl_on_trap;
+	g->installer_object = cycle_impl_object();
+	CYCLE_IMPL_KEEP(cycle_impl_unload);
+	__asm__ __volatile__("" : : "m"(unload_entry)); /* keep it */
+	if (sigaction(CYCLE_IMPL_TRAP_SIGNAL, &sa, &prev) != 0)
+		return 0;
+	/* Changed in between by another thread: that one is replaced. */
+	if ((prev.sa_handler != seen.sa_handler ||
+	     prev.sa_flags != seen.sa_flags) && !cycle_impl_is_guard(&prev))
+		g->previous = prev;
+	g->installed = cycle_impl_on_trap;
+	return 1;
+}
+
+/* Gives the program its action back if ours is still set; 1 when it did.
+ * The guard is forgotten first: a child forked in between finds one set and
+ * none recorded (cycle_impl_after_cut), never one recorded and gone. */
+CYCLE_IMPL_COLD int CYCLE_IMPL_FN(cycle_impl_remove)(void)
+{
+	struct cycle_impl_v3_state *g = &cycle_impl_state;
+	cycle_impl_handler mine = g->installed;
+	struct sigaction now;
+
+	CYCLE_IMPL_SELF(cycle_impl_remove);
+	if (!mine)
+		return 0;
+	g->installed = NULL;
+	return sigaction(CYCLE_IMPL_TRAP_SIGNAL, NULL, &now) == 0 &&
+	       cycle_impl_is_handler(&now, mine) &&
+	       sigaction(CYCLE_IMPL_TRAP_SIGNAL, &g->previous, NULL) == 0;
+}
 
 /* Counter index, in use in mode, was taken away (it trapped, its access bit
  * went, or it stopped): the next usable one for good; returns the new mode. */
