@@ -36,7 +36,7 @@
  * call and also later, when the kernel takes access back (Linux clears
  * PMUSERENR_EL0 when perf runs, on CPU hotplug and on idle exit).
  *
- * API (FFTW's; declared right after this comment)
+ * API (FFTW's; declared first thing after the includes)
  *   ticks getticks(void)                read the counter.
  *   double elapsed(ticks t1, ticks t0)  t1 - t0 in ticks; negative for an
  *       interval across a run-time change of counter (FFTW's planner then
@@ -109,6 +109,12 @@
  * getticks() gets no code; one that calls it gets a call into one copy
  * of the engine per program or shared object (GCC 12+, ELF x86-64,
  * aarch64, armhf), or its own (about 4.5 KiB on x86-64).
+ *
+ * Reading order.  THE API (the declarations), then THE IMPLEMENTATION: the
+ * fold's switches, PORTS (one block per architecture, then the hooks'
+ * defaults), the state, getticks() and elapsed() ("The classic API"), the
+ * engine's helpers, the perf tier (aarch64), the guard (cycle_impl_on_trap),
+ * the choice, the additions; last, FFTW's blocks for builds without it.
  *
  * Without the engine (not Linux, not GCC or Clang, a strict ISO mode that
  * hides sigaction, or an architecture whose counter Linux never takes
@@ -192,6 +198,19 @@ __extension__ typedef unsigned long long ticks; /* FFTW 3.3.10's type */
 typedef uint64_t ticks;
 #endif
 #define HAVE_TICK_COUNTER 1
+#define CYCLE_IMPL_API static __inline__ /* inlined where GCC may */
+CYCLE_IMPL_API ticks getticks(void);
+CYCLE_IMPL_API double elapsed(ticks t1, ticks t0);
+CYCLE_IMPL_API const char *cycle_counter_name(void);
+CYCLE_IMPL_API double cycle_ticks_per_second(void);
+CYCLE_IMPL_API double cycle_impl_time_min(void); /* TIME_MIN */
+#endif
+
+/* ==========================================================================
+ * THE IMPLEMENTATION
+ * ========================================================================== */
+
+#ifdef CYCLE_IMPL_ENGINE
 /* The fold (GCC 12+, ELF; off with CYCLE_H_NO_FOLD): one copy of the
  * engine per program or shared object.  Each large function stays static
  * but sits in a COMDAT group of its own, named like a hidden alias that
@@ -225,24 +244,13 @@ typedef uint64_t ticks;
 #define CYCLE_IMPL_SET_ASIDE 1 /* the implementation: no target pragma */
 #endif
 #define CYCLE_IMPL_PIN __attribute__((__target__(CYCLE_IMPL_PIN_ISA)))
-#define CYCLE_IMPL_API static __inline__ /* inlined where GCC may */
 #undef CYCLE_IMPL_INLINE
 #define CYCLE_IMPL_INLINE \
 	static __inline__ __attribute__((__always_inline__)) CYCLE_IMPL_PIN
 #else
 #define CYCLE_IMPL_PIN
-#define CYCLE_IMPL_API CYCLE_IMPL_INLINE
 #endif
-CYCLE_IMPL_API ticks getticks(void);
-CYCLE_IMPL_API double elapsed(ticks t1, ticks t0);
-CYCLE_IMPL_API const char *cycle_counter_name(void);
-CYCLE_IMPL_API double cycle_ticks_per_second(void);
-CYCLE_IMPL_API double cycle_impl_time_min(void); /* TIME_MIN */
 #endif
-
-/* ==========================================================================
- * THE IMPLEMENTATION
- * ========================================================================== */
 
 #ifdef CYCLE_IMPL_SET_ASIDE
 #pragma GCC push_options
@@ -713,6 +721,8 @@ CYCLE_IMPL_INLINE int cycle_impl_decode(const siginfo_t *info, void *context,
 #define CYCLE_IMPL_NCOUNTERS (CYCLE_IMPL_NHW + 1)
 #define CYCLE_IMPL_CLOCK_INDEX CYCLE_IMPL_NHW
 
+/* --- The state, and how the engine is built. -------------------------- */
+
 /* state.mode, how getticks() reads now: READY + i reads counter i, the
  * chosen one; CONVERTED + i reads a replacement, converted into its unit. */
 #define CYCLE_IMPL_UNINIT 0
@@ -787,11 +797,7 @@ CYCLE_IMPL_INLINE int cycle_impl_sync_cas(int *p, int *expected, int desired)
 #define CYCLE_IMPL_ACQUIRE __ATOMIC_ACQUIRE
 #define CYCLE_IMPL_RELEASE __ATOMIC_RELEASE
 
-#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 5
-#define CYCLE_IMPL_LIKELY(x) (x)
-#else
 #define CYCLE_IMPL_LIKELY(x) __builtin_expect(!!(x), 1)
-#endif
 /* The large, rarely called functions; COLD: those that run once per
  * process or at a trap, small rather than fast.  Why inline and how the
  * warnings are kept quiet: PERFORMANCE_COUNTERS.md, "Costs". */
@@ -830,7 +836,7 @@ CYCLE_IMPL_INLINE int cycle_impl_sync_cas(int *p, int *expected, int desired)
 #else
 #define CYCLE_IMPL_NO_PATCH
 #endif
-#define CYCLE_IMPL_CODE "7cee0a9b"
+#define CYCLE_IMPL_CODE "a1cd283a"
 #define CYCLE_IMPL_SYM(name) name "_v3_" CYCLE_IMPL_STR(CYCLE_IMPL_NHW) \
 	CYCLE_IMPL_ISA "_" CYCLE_IMPL_CODE
 #define CYCLE_IMPL_DECL(ret, f, args) \
@@ -1085,7 +1091,7 @@ CYCLE_IMPL_API double elapsed(ticks t1, ticks t0)
 	return (double)(int64_t)(t1 - t0);
 }
 
-/* --- The engine: static, so every object keeps its own code. ---------- */
+/* --- The engine's helpers: names, CYCLE_DEBUG's lines, reads. --------- */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wattributes" /* see CYCLE_IMPL_COLD */
 
@@ -1122,8 +1128,8 @@ CYCLE_IMPL_INLINE int cycle_impl_lookup(const char *name)
 }
 
 /* CYCLE_DEBUG's lines, without stdio (handlers; strict modes hide snprintf). */
-CYCLE_IMPL_COLD void CYCLE_IMPL_FN(cycle_impl_cat)(char *buf, size_t size, size_t *n,
-				      const char *text)
+CYCLE_IMPL_COLD void CYCLE_IMPL_FN(cycle_impl_cat)(char *buf, size_t size,
+						   size_t *n, const char *text)
 {
 	CYCLE_IMPL_SELF(cycle_impl_cat);
 	while (*text && *n + 1 < size)
@@ -1686,7 +1692,8 @@ CYCLE_IMPL_COLD int CYCLE_IMPL_FN(cycle_impl_remove)(void)
 
 /* Counter index, in use in mode, was taken away (it trapped, its access bit
  * went, or it stopped): the next usable one for good; returns the new mode. */
-CYCLE_IMPL_COLD int CYCLE_IMPL_FN(cycle_impl_revoke)(int index, int mode, const char *why)
+CYCLE_IMPL_COLD int CYCLE_IMPL_FN(cycle_impl_revoke)(int index, int mode,
+						     const char *why)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	int next = cycle_impl_next(index, 0);
@@ -2443,7 +2450,9 @@ CYCLE_IMPL_API double cycle_impl_time_min(void)
 #if defined(__linux__) && defined(__arm__) && \
 	(defined(HAVE_ARMV7A_CNTVCT) || defined(HAVE_ARMV7A_PMCCNTR)) && \
 	defined(__GNUC__)
-#pragma GCC warning "cycle.h: HAVE_ARMV7A_CNTVCT/PMCCNTR not obeyed: Linux can make the counter trap and this mode (strict ISO C?) hides the sigaction the guard needs; compile with -std=gnu99 or -D_POSIX_C_SOURCE=200809L"
+#pragma GCC warning "cycle.h: HAVE_ARMV7A_CNTVCT/PMCCNTR not obeyed: Linux \
+can make the counter trap and this mode (strict ISO C?) hides the sigaction \
+the guard needs; compile with -std=gnu99 or -D_POSIX_C_SOURCE=200809L"
 #endif
 
 #if defined(__GNUC__)
