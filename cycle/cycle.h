@@ -340,6 +340,9 @@ CYCLE_IMPL_INLINE uint64_t cycle_impl_hw_read(int i)
 }
 /* Trapped by a hypervisor without a virtual PMU: the guard reads 0. */
 #define CYCLE_IMPL_PMU_ACCESS "mrs %0, pmuserenr_el0"
+/* The fold's assembler syntax (CYCLE_IMPL_DECL): comment, symbol operand. */
+#define CYCLE_IMPL_CMT "//"
+#define CYCLE_IMPL_NAME_OF "%c0"
 struct cycle_impl_regs {
 	uint64_t fault_address, x[31], sp, pc;
 };
@@ -401,6 +404,25 @@ CYCLE_IMPL_INLINE double cycle_impl_timer_hz(void)
 }
 /* PMUSERENR: .EN on ARMv7, .CR on ARMv8 in AArch32, .UEN on PMUv3.9. */
 #define CYCLE_IMPL_PMU_ACCESS "mrc p15, 0, %0, c9, c14, 0"
+/* The fold's assembler syntax (CYCLE_IMPL_DECL), Thumb's alias directive,
+ * and how far ahead pc reads (by the instruction set). */
+#define CYCLE_IMPL_CMT "@"
+#define CYCLE_IMPL_NAME_OF "%c0"
+#if defined(__thumb__)
+#define CYCLE_IMPL_SET ".thumb_set "
+#define CYCLE_IMPL_ISA "t"
+#define CYCLE_IMPL_PC_AHEAD "4"
+#else
+#define CYCLE_IMPL_PC_AHEAD "8"
+#endif
+/* PIC would load the fast flag's offset from a literal pool: movw and movt
+ * build it from the instruction stream (cycle_impl_fast_address). */
+#if defined(__PIC__) && !defined(__ARMEB__)
+#define CYCLE_IMPL_FAST_ADDRESS(name) \
+	"movw %0, #:lower16:(" name " - (1f + " CYCLE_IMPL_PC_AHEAD "))\n\t" \
+	"movt %0, #:upper16:(" name " - (1f + " CYCLE_IMPL_PC_AHEAD "))\n" \
+	"1:\tadd %0, %0, pc"
+#endif
 struct cycle_impl_regs {
 	unsigned long trap_no, error_code, oldmask;
 	unsigned long r[15], pc; /* r0-r10, fp, ip, sp, lr; pc */
@@ -455,6 +477,8 @@ CYCLE_IMPL_INLINE void cycle_impl_complete_insn(struct cycle_impl_regs *r,
 #define CYCLE_IMPL_VDSO_READS_HW0 1
 #define CYCLE_IMPL_UNGUARDED_OK 1
 #define CYCLE_IMPL_TRAP_SIGNAL SIGSEGV
+#define CYCLE_IMPL_CMT "#" /* the fold's assembler syntax (CYCLE_IMPL_DECL) */
+#define CYCLE_IMPL_NAME_OF "%p0" /* %c0 fails in -mcmodel=large */
 #if defined(__x86_64__)
 #define CYCLE_IMPL_SYS_PRCTL 157L
 #define CYCLE_IMPL_SYS_CLOCK_GETTIME 228L
@@ -808,22 +832,10 @@ CYCLE_IMPL_INLINE int cycle_impl_sync_cas(int *p, int *expected, int desired)
 /* CYCLE_IMPL_DECL(ret, f, args): f's forward declaration; with the fold, the
  * static f_s in section group SYM(f), whose body defines (CYCLE_IMPL_SELF)
  * the hidden alias SYM(f), declared as f_a; "f" is then a macro for f_a
- * that keeps f_s emitted.  CMT hides GCC's flags after the section name. */
+ * that keeps f_s emitted.  The port's CMT (its assembler's comment) hides
+ * GCC's flags after the section name. */
 #ifdef CYCLE_IMPL_FOLD
-#if defined(__aarch64__)
-#define CYCLE_IMPL_CMT "//"
-#define CYCLE_IMPL_NAME_OF "%c0"
-#elif defined(__arm__)
-#define CYCLE_IMPL_CMT "@"
-#define CYCLE_IMPL_NAME_OF "%c0"
-#else
-#define CYCLE_IMPL_CMT "#"
-#define CYCLE_IMPL_NAME_OF "%p0" /* %c0 fails in -mcmodel=large */
-#endif
-#if defined(__thumb__)
-#define CYCLE_IMPL_SET ".thumb_set "
-#define CYCLE_IMPL_ISA "t"
-#else
+#ifndef CYCLE_IMPL_SET /* the alias directive (a port may have its own) */
 #define CYCLE_IMPL_SET ".set "
 #define CYCLE_IMPL_ISA ""
 #endif
@@ -836,7 +848,7 @@ CYCLE_IMPL_INLINE int cycle_impl_sync_cas(int *p, int *expected, int desired)
 #else
 #define CYCLE_IMPL_NO_PATCH
 #endif
-#define CYCLE_IMPL_CODE "a1cd283a"
+#define CYCLE_IMPL_CODE "ef6b5e01"
 #define CYCLE_IMPL_SYM(name) name "_v3_" CYCLE_IMPL_STR(CYCLE_IMPL_NHW) \
 	CYCLE_IMPL_ISA "_" CYCLE_IMPL_CODE
 #define CYCLE_IMPL_DECL(ret, f, args) \
@@ -1040,25 +1052,13 @@ CYCLE_IMPL_DECL(uint64_t, cycle_impl_perf_read, (void));
 
 /* --- The classic API. ------------------------------------------------- */
 
-/* 32-bit ARM PIC would load the flag's offset from a literal pool: movw and
- * movt build it from the instruction stream instead. */
-#if defined(__arm__) && defined(__PIC__) && defined(__ARM_ARCH) && \
-	__ARM_ARCH >= 7 && !defined(__ARMEB__)
+/* The fast flag's address: one PC-relative load, or a port's assembly. */
+#ifdef CYCLE_IMPL_FAST_ADDRESS
 CYCLE_IMPL_INLINE int *cycle_impl_fast_address(void)
 {
 	int *p;
 
-#if defined(__thumb__)
-#define CYCLE_IMPL_PC_AHEAD "4"
-#else
-#define CYCLE_IMPL_PC_AHEAD "8"
-#endif
-	__asm__("movw %0, #:lower16:(" CYCLE_IMPL_FAST_NAME
-		" - (1f + " CYCLE_IMPL_PC_AHEAD "))\n\t"
-		"movt %0, #:upper16:(" CYCLE_IMPL_FAST_NAME
-		" - (1f + " CYCLE_IMPL_PC_AHEAD "))\n"
-		"1:\tadd %0, %0, pc"
-		: "=r"(p));
+	__asm__(CYCLE_IMPL_FAST_ADDRESS(CYCLE_IMPL_FAST_NAME) : "=r"(p));
 	return p;
 }
 #else
