@@ -112,9 +112,11 @@
  *
  * Reading order.  THE API (the declarations), then THE IMPLEMENTATION: the
  * fold's switches, PORTS (one block per architecture, then the hooks'
- * defaults), the state, getticks() and elapsed() ("The classic API"), the
- * engine's helpers, the perf tier (aarch64), the guard (cycle_impl_on_trap),
- * the choice, the additions; last, FFTW's blocks for builds without it.
+ * defaults, among them cycle_impl_decode: which traps are the guard's),
+ * the state, getticks() and elapsed(), the engine's helpers, the perf tier
+ * (aarch64), the guard (install, remove, unload, cycle_impl_on_trap,
+ * probe), the choice, the additions; last, FFTW's blocks for builds
+ * without the engine.
  *
  * Without the engine (not Linux, not GCC or Clang, a strict ISO mode that
  * hides sigaction, or an architecture whose counter Linux never takes
@@ -283,9 +285,10 @@ CYCLE_IMPL_INLINE double cycle_impl_cntfrq_el0(void)
 #if defined(CYCLE_IMPL_ENGINE)
 
 /* ------------------------------------------------------------------------
- * PORTS.  One block per architecture (nothing else in the engine names
- * one) fills the hooks that the defaults after the blocks describe; the
- * engine adds clock_gettime to every chain.
+ * PORTS.  One block per architecture fills the hooks that the defaults
+ * after the blocks describe; the engine adds clock_gettime to every chain.
+ * After the defaults only the perf tier (aarch64, fenced) names a CPU;
+ * before the ports, the fold's pin and the two ARM helpers just below.
  * ---------------------------------------------------------------------- */
 
 /* PMUSERENR(_EL0), readable at EL0: EN (bit 0) grants all, CR (bit 2) cycle
@@ -645,6 +648,7 @@ CYCLE_IMPL_INLINE uint64_t cycle_impl_hw_read(int i)
  * may trap), and the one it reads inline once chosen, never taken back. */
 #ifndef CYCLE_IMPL_NHW
 #define CYCLE_IMPL_NHW 0
+#define CYCLE_IMPL_NAMES ""
 #define CYCLE_IMPL_INLINE_INDEX 0
 #define cycle_impl_hw_read(i) ((void)(i), (uint64_t)0)
 #endif
@@ -848,7 +852,7 @@ CYCLE_IMPL_INLINE int cycle_impl_sync_cas(int *p, int *expected, int desired)
 #else
 #define CYCLE_IMPL_NO_PATCH
 #endif
-#define CYCLE_IMPL_CODE "ef6b5e01"
+#define CYCLE_IMPL_CODE "55bcb9dc"
 #define CYCLE_IMPL_SYM(name) name "_v3_" CYCLE_IMPL_STR(CYCLE_IMPL_NHW) \
 	CYCLE_IMPL_ISA "_" CYCLE_IMPL_CODE
 #define CYCLE_IMPL_DECL(ret, f, args) \
@@ -1050,7 +1054,7 @@ CYCLE_IMPL_DECL(uint64_t, cycle_impl_perf_read, (void));
 #endif
 #endif
 
-/* --- The classic API. ------------------------------------------------- */
+/* --- getticks() and elapsed(). ---------------------------------------- */
 
 /* The fast flag's address: one PC-relative load, or a port's assembly. */
 #ifdef CYCLE_IMPL_FAST_ADDRESS
@@ -1096,9 +1100,6 @@ CYCLE_IMPL_API double elapsed(ticks t1, ticks t0)
 #pragma GCC diagnostic ignored "-Wattributes" /* see CYCLE_IMPL_COLD */
 
 /* One string, not an array of pointers: no relocation, no writable page. */
-#ifndef CYCLE_IMPL_NAMES
-#define CYCLE_IMPL_NAMES ""
-#endif
 CYCLE_IMPL_INLINE const char *cycle_impl_name(int index)
 {
 	static const char names[] = CYCLE_IMPL_NAMES "clock_gettime";
@@ -1690,6 +1691,41 @@ CYCLE_IMPL_COLD int CYCLE_IMPL_FN(cycle_impl_remove)(void)
 	       sigaction(CYCLE_IMPL_TRAP_SIGNAL, &g->previous, NULL) == 0;
 }
 
+/* At dlclose the object that set the guard takes it away, or it would point
+ * into unmapped code; the next getticks() of an object that stays puts its
+ * own back (REGUARD). */
+CYCLE_IMPL_COLD void CYCLE_IMPL_FN(cycle_impl_unload)(void)
+{
+	struct cycle_impl_v3_state *g = &cycle_impl_state;
+	cycle_impl_handler mine = g->installer;
+	struct sigaction now;
+	int mode;
+
+	CYCLE_IMPL_SELF(cycle_impl_unload);
+	if (CYCLE_IMPL_TRAP_SIGNAL == 0 || !mine ||
+	    g->installer_object != cycle_impl_object())
+		return;
+	/* Its address may be another function's after the unload. */
+	g->installer = NULL;
+	g->installer_object = NULL;
+	if (g->installed != mine) {
+		/* Removed, then put back by a thread that had saved it (an
+		 * OpenSSL-style probe): a stray must not outlive the code. */
+		if (sigaction(CYCLE_IMPL_TRAP_SIGNAL, NULL, &now) == 0 &&
+		    cycle_impl_is_handler(&now, mine))
+			sigaction(CYCLE_IMPL_TRAP_SIGNAL, &g->previous, NULL);
+		return;
+	}
+	/* Only if still ours: a handler the program set on top of it stays. */
+	if (!cycle_impl_remove())
+		return;
+	mode = CYCLE_IMPL_LOAD(&g->mode, CYCLE_IMPL_ACQUIRE);
+	g->resume = mode;
+	if (mode >= CYCLE_IMPL_READY)
+		CYCLE_IMPL_STORE(&g->mode, CYCLE_IMPL_REGUARD,
+				 CYCLE_IMPL_RELEASE);
+}
+
 /* Counter index, in use in mode, was taken away (it trapped, its access bit
  * went, or it stopped): the next usable one for good; returns the new mode. */
 CYCLE_IMPL_COLD int CYCLE_IMPL_FN(cycle_impl_revoke)(int index, int mode,
@@ -2274,41 +2310,6 @@ CYCLE_IMPL_NOINLINE ticks CYCLE_IMPL_FN(cycle_impl_slow)(int configured)
 	if (mode >= CYCLE_IMPL_CONVERTED)
 		return cycle_impl_convert(index, v);
 	return (ticks)(g->narrow ? (uint32_t)v : v);
-}
-
-/* At dlclose the object that set the guard takes it away, or it would point
- * into unmapped code; the next getticks() of an object that stays puts its
- * own back (REGUARD). */
-CYCLE_IMPL_COLD void CYCLE_IMPL_FN(cycle_impl_unload)(void)
-{
-	struct cycle_impl_v3_state *g = &cycle_impl_state;
-	cycle_impl_handler mine = g->installer;
-	struct sigaction now;
-	int mode;
-
-	CYCLE_IMPL_SELF(cycle_impl_unload);
-	if (CYCLE_IMPL_TRAP_SIGNAL == 0 || !mine ||
-	    g->installer_object != cycle_impl_object())
-		return;
-	/* Its address may be another function's after the unload. */
-	g->installer = NULL;
-	g->installer_object = NULL;
-	if (g->installed != mine) {
-		/* Removed, then put back by a thread that had saved it (an
-		 * OpenSSL-style probe): a stray must not outlive the code. */
-		if (sigaction(CYCLE_IMPL_TRAP_SIGNAL, NULL, &now) == 0 &&
-		    cycle_impl_is_handler(&now, mine))
-			sigaction(CYCLE_IMPL_TRAP_SIGNAL, &g->previous, NULL);
-		return;
-	}
-	/* Only if still ours: a handler the program set on top of it stays. */
-	if (!cycle_impl_remove())
-		return;
-	mode = CYCLE_IMPL_LOAD(&g->mode, CYCLE_IMPL_ACQUIRE);
-	g->resume = mode;
-	if (mode >= CYCLE_IMPL_READY)
-		CYCLE_IMPL_STORE(&g->mode, CYCLE_IMPL_REGUARD,
-				 CYCLE_IMPL_RELEASE);
 }
 
 /* --- Additions to the API. -------------------------------------------- */
