@@ -68,9 +68,9 @@
  *   HAVE_RISCV_RDCYCLE      riscv64 (this header's): start at rdcycle.
  *   Both macros of one architecture: the timer first.  FFTW's other
  *   HAVE_* macros (HAVE_GETHRTIME, HAVE_MACH_ABSOLUTE_TIME, ...) select
- *   its blocks where there is no engine.  32-bit ARM Linux without the
- *   engine obeys neither ARMv7 macro, with a warning: nothing would catch
- *   the trap.
+ *   its blocks where there is no engine.  Linux without the engine obeys
+ *   neither ARMv7 macro, and reads CNTVCT_EL0 for HAVE_ARMV8_PMCCNTR_EL0,
+ *   with a warning: nothing would catch the trap.
  *   CYCLE_H_NO_FOLD  a static engine in every calling file, where GCC 12+
  *       on ELF x86-64, aarch64 and armhf would keep one per program or
  *       shared object (for -flto builds, objects made by ld -r whose
@@ -852,7 +852,7 @@ CYCLE_IMPL_INLINE int cycle_impl_sync_cas(int *p, int *expected, int desired)
 #else
 #define CYCLE_IMPL_NO_PATCH
 #endif
-#define CYCLE_IMPL_CODE "55bcb9dc"
+#define CYCLE_IMPL_CODE "e39e6f8f"
 #define CYCLE_IMPL_SYM(name) name "_v3_" CYCLE_IMPL_STR(CYCLE_IMPL_NHW) \
 	CYCLE_IMPL_ISA "_" CYCLE_IMPL_CODE
 #define CYCLE_IMPL_DECL(ret, f, args) \
@@ -2454,6 +2454,14 @@ CYCLE_IMPL_API double cycle_impl_time_min(void)
 #pragma GCC warning "cycle.h: HAVE_ARMV7A_CNTVCT/PMCCNTR not obeyed: Linux \
 can make the counter trap and this mode (strict ISO C?) hides the sigaction \
 the guard needs; compile with -std=gnu99 or -D_POSIX_C_SOURCE=200809L"
+#endif
+/* The same for PMCCNTR_EL0 alone; CNTVCT_EL0 reads there (the block below). */
+#if defined(__linux__) && defined(__aarch64__) && \
+	defined(HAVE_ARMV8_PMCCNTR_EL0) && !defined(HAVE_ARMV8_CNTVCT_EL0) && \
+	defined(__GNUC__)
+#pragma GCC warning "cycle.h: HAVE_ARMV8_PMCCNTR_EL0 not obeyed, CNTVCT_EL0 \
+read instead: Linux can make the counter trap and this mode (strict ISO C?) \
+hides the sigaction the guard needs; compile with -std=gnu99"
 #endif
 
 #if defined(__GNUC__)

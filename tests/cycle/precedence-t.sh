@@ -64,7 +64,7 @@ compilers() {
 }
 
 modes="-std=gnu11|-std=c89 -D_POSIX_C_SOURCE=199309L|-std=c99 -pedantic|-std=gnu11 -U__linux__"
-echo "1..28"
+echo "1..29"
 # triple, timer, PMU counter, their macros, the PMU read's operands, and what
 # the strict ISO mode (no engine, Linux) starts at.
 for family in "aarch64-linux-gnu CNTVCT_EL0 PMCCNTR_EL0 -DHAVE_ARMV8_CNTVCT_EL0 -DHAVE_ARMV8_PMCCNTR_EL0 pmccntr_el0 CNTVCT_EL0" \
@@ -102,6 +102,20 @@ for family in "aarch64-linux-gnu CNTVCT_EL0 PMCCNTR_EL0 -DHAVE_ARMV8_CNTVCT_EL0 
 		ok $? "$cc -std=c99 -pedantic, both macros: no $pmu read in the code"
 	done <"$tmp/compilers"
 done
+
+# aarch64 Linux in strict ISO C with the PMU macro alone: the compiler says
+# the macro is not obeyed, and the code reads CNTVCT_EL0, not PMCCNTR_EL0.
+if command -v aarch64-linux-gnu-gcc >/dev/null 2>&1; then
+	aarch64-linux-gnu-gcc -std=c99 -pedantic -O2 -S -I"$src/cycle" \
+		-DHAVE_ARMV8_PMCCNTR_EL0 "$tmp/read.c" -o "$tmp/read.s" \
+		>"$tmp/log" 2>&1 &&
+		grep -q 'cycle.h: HAVE_ARMV8_PMCCNTR_EL0 not obeyed' "$tmp/log" &&
+		! grep -qi pmccntr_el0 "$tmp/read.s" &&
+		grep -qi cntvct_el0 "$tmp/read.s"
+	ok $? "aarch64 -std=c99 -pedantic, PMCCNTR_EL0 alone: a warning, CNTVCT_EL0 read"
+else
+	skip "aarch64-linux-gnu-gcc is not installed"
+fi
 
 # riscv64: rdtime first (no handler: Linux never takes it back), rdcycle
 # first only where the build defines HAVE_RISCV_RDCYCLE.
