@@ -70,7 +70,7 @@
  *   HAVE_* macros (HAVE_GETHRTIME, HAVE_MACH_ABSOLUTE_TIME, ...) select
  *   its blocks where there is no engine.  Linux without the engine obeys
  *   neither ARMv7 macro, and reads CNTVCT_EL0 for HAVE_ARMV8_PMCCNTR_EL0,
- *   with a warning: nothing would catch the trap.
+ *   with a compile-time message: nothing would catch the trap.
  *   CYCLE_H_NO_FOLD  a static engine in every calling file, where GCC 12+
  *       on ELF x86-64, aarch64 and armhf would keep one per program or
  *       shared object (for -flto builds, objects made by ld -r whose
@@ -114,7 +114,7 @@
  * fold's switches, PORTS (one block per architecture, then the hooks'
  * defaults, among them cycle_impl_decode: which traps are the guard's),
  * the state, getticks() and elapsed(), the engine's helpers, the perf tier
- * (aarch64), the guard (install, remove, unload, cycle_impl_on_trap,
+ * (aarch64), the guard (install, remove, unload, revoke, on_trap,
  * probe), the choice, the additions; last, FFTW's blocks for builds
  * without the engine.
  *
@@ -288,7 +288,8 @@ CYCLE_IMPL_INLINE double cycle_impl_cntfrq_el0(void)
  * PORTS.  One block per architecture fills the hooks that the defaults
  * after the blocks describe; the engine adds clock_gettime to every chain.
  * After the defaults only the perf tier (aarch64, fenced) names a CPU;
- * before the ports, the fold's pin and the two ARM helpers just below.
+ * before them, the fold's pin, CNTFRQ_EL0's reader (above) and the ARM
+ * ports' shared PMUSERENR and byte-order helpers (just below).
  * ---------------------------------------------------------------------- */
 
 /* PMUSERENR(_EL0), readable at EL0: EN (bit 0) grants all, CR (bit 2) cycle
@@ -852,7 +853,7 @@ CYCLE_IMPL_INLINE int cycle_impl_sync_cas(int *p, int *expected, int desired)
 #else
 #define CYCLE_IMPL_NO_PATCH
 #endif
-#define CYCLE_IMPL_CODE "e39e6f8f"
+#define CYCLE_IMPL_CODE "d3c0ef0e"
 #define CYCLE_IMPL_SYM(name) name "_v3_" CYCLE_IMPL_STR(CYCLE_IMPL_NHW) \
 	CYCLE_IMPL_ISA "_" CYCLE_IMPL_CODE
 #define CYCLE_IMPL_DECL(ret, f, args) \
@@ -2447,11 +2448,13 @@ CYCLE_IMPL_API double cycle_impl_time_min(void)
 #if !defined(CYCLE_IMPL_ENGINE)
 
 /* Linux can make both ARMv7 counters trap, and no guard catches it here.
- * A pragma, as -pedantic-errors refuses #warning before C23. */
+ * A #pragma message: GCC prints it from an installed (system) header too,
+ * where it drops "#pragma GCC warning", and no -Werror makes it an error;
+ * -pedantic-errors refuses #warning before C23. */
 #if defined(__linux__) && defined(__arm__) && \
 	(defined(HAVE_ARMV7A_CNTVCT) || defined(HAVE_ARMV7A_PMCCNTR)) && \
 	defined(__GNUC__)
-#pragma GCC warning "cycle.h: HAVE_ARMV7A_CNTVCT/PMCCNTR not obeyed: Linux \
+#pragma message "cycle.h: HAVE_ARMV7A_CNTVCT/PMCCNTR not obeyed: Linux \
 can make the counter trap and this mode (strict ISO C?) hides the sigaction \
 the guard needs; compile with -std=gnu99 or -D_POSIX_C_SOURCE=200809L"
 #endif
@@ -2459,9 +2462,10 @@ the guard needs; compile with -std=gnu99 or -D_POSIX_C_SOURCE=200809L"
 #if defined(__linux__) && defined(__aarch64__) && \
 	defined(HAVE_ARMV8_PMCCNTR_EL0) && !defined(HAVE_ARMV8_CNTVCT_EL0) && \
 	defined(__GNUC__)
-#pragma GCC warning "cycle.h: HAVE_ARMV8_PMCCNTR_EL0 not obeyed, CNTVCT_EL0 \
-read instead: Linux can make the counter trap and this mode (strict ISO C?) \
-hides the sigaction the guard needs; compile with -std=gnu99"
+#pragma message "cycle.h: HAVE_ARMV8_PMCCNTR_EL0 not obeyed, CNTVCT_EL0 read \
+instead: Linux can make the counter trap and this mode (strict ISO C?) hides \
+the sigaction the guard needs; compile with -std=gnu99 or \
+-D_POSIX_C_SOURCE=200809L"
 #endif
 
 #if defined(__GNUC__)

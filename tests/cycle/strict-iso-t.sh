@@ -5,7 +5,7 @@
 # SPDX-License-Identifier: MIT
 #
 # For HAVE_ARMV7A_PMCCNTR, HAVE_ARMV7A_CNTVCT and both, in -std=c99 and
-# -std=c11 (-pedantic): the compiler prints the header's #warning, the code
+# -std=c11 (-pedantic): the compiler prints the header's message, the code
 # holds no read of either counter, and the program runs to its end where both
 # trap (qemu-arm), timing with timespec_get in C11 and with no counter in C99.
 # Controls: without __linux__ the flag is obeyed (the checks can see a read),
@@ -20,14 +20,14 @@ trap 'rm -rf "$tmp"' EXIT
 . "$src/tests/tap/libtap.sh"
 TAP_DIAG=$tmp/log
 
-echo "1..22"
+echo "1..23"
 case $(${CC:-cc} -dumpmachine 2>/dev/null) in
 arm*-linux-gnueabi*) cc=${CC:-cc} link="" run=${TEST_EMULATOR:-} ;;
 *)
 	cc=arm-linux-gnueabihf-gcc link=-static run=qemu-arm
 	if ! command -v "$cc" >/dev/null 2>&1; then
 		i=0
-		while [ $i -lt 22 ]; do skip "no compiler for 32-bit ARM Linux ($cc: tests/install-deps)"; i=$((i + 1)); done
+		while [ $i -lt 23 ]; do skip "no compiler for 32-bit ARM Linux ($cc: tests/install-deps)"; i=$((i + 1)); done
 		exit 0
 	fi ;;
 esac
@@ -70,7 +70,7 @@ for macros in "-DHAVE_ARMV7A_PMCCNTR" "-DHAVE_ARMV7A_CNTVCT" "-DHAVE_ARMV7A_PMCC
 		w=$?
 		cp "$tmp/err" "$tmp/log"
 		[ $st -eq 0 ] && [ $w -eq 0 ]
-		ok $? "-std=$std $macros: compiles with the header's #warning"
+		ok $? "-std=$std $macros: compiles with the header's message"
 		reads "$tmp/use.s" >"$tmp/log"
 		[ $st -eq 0 ] && [ ! -s "$tmp/log" ]
 		ok $? "-std=$std $macros: no counter read in the code"
@@ -88,13 +88,19 @@ for macros in "-DHAVE_ARMV7A_PMCCNTR" "-DHAVE_ARMV7A_CNTVCT" "-DHAVE_ARMV7A_PMCC
 	done
 done
 
-# The warning is a warning even under -pedantic-errors (#warning would be
+# The message is no error even under -pedantic-errors (#warning would be
 # an error there before C23).
 for std in c99 c11; do
 	$cc -std=$std -pedantic-errors -O2 -I"$src/cycle" -DHAVE_ARMV7A_PMCCNTR -c "$tmp/use.c" -o "$tmp/use.o" >"$tmp/log" 2>&1 &&
 		grep -q 'not obeyed' "$tmp/log"
 	ok $? "-std=$std -pedantic-errors -DHAVE_ARMV7A_PMCCNTR: compiles, with the warning"
 done
+# Installed (a system header) and under -Werror: it still compiles, and GCC
+# still says why ("#pragma GCC warning" was dropped there; Clang drops both).
+$cc -std=c99 -pedantic-errors -Werror -O2 -isystem "$src/cycle" -DHAVE_ARMV7A_PMCCNTR \
+	-c "$tmp/use.c" -o "$tmp/use.o" >"$tmp/log" 2>&1 &&
+	{ $cc --version | grep -qi clang || grep -q 'not obeyed' "$tmp/log"; }
+ok $? "installed (-isystem), -Werror -pedantic-errors: compiles, and GCC says why"
 
 # Controls.  Off Linux the build's word is obeyed: the read is there.
 $cc -std=c99 -pedantic -O2 -U__linux__ -I"$src/cycle" -DHAVE_ARMV7A_PMCCNTR -S "$tmp/use.c" -o "$tmp/use.s" >"$tmp/log" 2>&1 &&
