@@ -285,8 +285,25 @@ CYCLE_IMPL_INLINE double cycle_impl_cntfrq_el0(void)
 #if defined(CYCLE_IMPL_ENGINE)
 
 /* ------------------------------------------------------------------------
- * PORTS.  One block per architecture fills the hooks that the defaults
- * after the blocks describe; the engine adds clock_gettime to every chain.
+ * PORTS.  One block per architecture defines what it has of these hooks
+ * ([default], set after the blocks: clock_gettime alone); the engine adds
+ * clock_gettime to every chain.
+ *   CYCLE_IMPL_NHW              its counters [0]; _NAMES "name\0..." [""]
+ *   cycle_impl_hw_read(i)       reads counter i; callers guard a read
+ *   CYCLE_IMPL_INLINE_INDEX     read inline once chosen; never taken back
+ *   CYCLE_IMPL_CONFIGURED       the chain's start as built [inline index]
+ *   CYCLE_IMPL_REVOCABLE(i)     taken back from outside (PMU) [0]
+ *   CYCLE_IMPL_CYCLES(i)        counts CPU cycles [0]
+ *   CYCLE_IMPL_NARROW(i)        32 bits wide; with _HAS_NARROW [0]
+ *   CYCLE_IMPL_CYCLE_TIME_MIN   TIME_MIN for a cycle counter [100.0]
+ *   cycle_impl_hw_nominal_hz(i) its stated rate [0.0: none]
+ *   cycle_impl_quiet(i)         the kernel says it reads, no trap [0]
+ *   CYCLE_IMPL_PMU_ACCESS       the instruction that reads PMUSERENR
+ *   CYCLE_IMPL_TRAP_SIGNAL      what a refused read raises, with struct
+ *                               cycle_impl_regs, _decode_insn, _complete_insn
+ *   CYCLE_IMPL_VDSO_READS_HW0   the vDSO's clock reads counter 0 (x86),
+ *                               with _UNGUARDED_OK, cycle_impl_clock_syscall
+ *   CYCLE_IMPL_CMT, _NAME_OF, _SET, _ISA, _FAST_ADDRESS  assembler syntax
  * After the defaults only the perf tier (aarch64, fenced) names a CPU;
  * before them, the fold's pin, CNTFRQ_EL0's reader (above) and the ARM
  * ports' shared PMUSERENR and byte-order helpers (just below).
@@ -644,37 +661,35 @@ CYCLE_IMPL_INLINE uint64_t cycle_impl_hw_read(int i)
 }
 #endif /* the ports */
 
-/* The hooks' defaults: clock_gettime only.  A port with counters also names
- * them (each name ends in \0), reads counter i (callers guard a read that
- * may trap), and the one it reads inline once chosen, never taken back. */
+/* The hooks' defaults (the PORTS banner): clock_gettime only. */
 #ifndef CYCLE_IMPL_NHW
 #define CYCLE_IMPL_NHW 0
 #define CYCLE_IMPL_NAMES ""
 #define CYCLE_IMPL_INLINE_INDEX 0
 #define cycle_impl_hw_read(i) ((void)(i), (uint64_t)0)
 #endif
-#ifndef CYCLE_IMPL_CONFIGURED /* the chain's start, as the build asked */
+#ifndef CYCLE_IMPL_CONFIGURED
 #define CYCLE_IMPL_CONFIGURED CYCLE_IMPL_INLINE_INDEX
 #endif
-#ifndef CYCLE_IMPL_REVOCABLE /* from outside (PMU): the guard stays */
+#ifndef CYCLE_IMPL_REVOCABLE
 #define CYCLE_IMPL_REVOCABLE(i) 0
 #endif
-#ifndef CYCLE_IMPL_CYCLES /* counts CPU cycles, not a fixed-rate clock */
+#ifndef CYCLE_IMPL_CYCLES
 #define CYCLE_IMPL_CYCLES(i) 0
 #endif
-#ifndef CYCLE_IMPL_NARROW /* 32 bits wide (with CYCLE_IMPL_HAS_NARROW) */
+#ifndef CYCLE_IMPL_NARROW
 #define CYCLE_IMPL_NARROW(i) 0
 #endif
-#ifndef CYCLE_IMPL_CYCLE_TIME_MIN /* TIME_MIN for a cycle counter */
+#ifndef CYCLE_IMPL_CYCLE_TIME_MIN
 #define CYCLE_IMPL_CYCLE_TIME_MIN 100.0 /* FFTW's default TIME_MIN */
 #endif
-#ifndef cycle_impl_hw_nominal_hz /* counter i's stated rate, or 0 */
+#ifndef cycle_impl_hw_nominal_hz
 #define cycle_impl_hw_nominal_hz(i) ((void)(i), 0.0)
 #endif
-#ifndef cycle_impl_quiet /* the kernel says counter i reads without a trap */
+#ifndef cycle_impl_quiet
 #define cycle_impl_quiet(i) ((void)(i), 0)
 #endif
-#ifdef CYCLE_IMPL_PMU_ACCESS /* the instruction that reads PMUSERENR */
+#ifdef CYCLE_IMPL_PMU_ACCESS
 CYCLE_IMPL_INLINE int cycle_impl_pmu_access(void)
 {
 	unsigned long v;
