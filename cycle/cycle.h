@@ -868,7 +868,7 @@ CYCLE_IMPL_INLINE int cycle_impl_sync_cas(int *p, int *expected, int desired)
 #else
 #define CYCLE_IMPL_NO_PATCH
 #endif
-#define CYCLE_IMPL_CODE "d3c0ef0e"
+#define CYCLE_IMPL_CODE "ab8e880c"
 #define CYCLE_IMPL_SYM(name) name "_v3_" CYCLE_IMPL_STR(CYCLE_IMPL_NHW) \
 	CYCLE_IMPL_ISA "_" CYCLE_IMPL_CODE
 #define CYCLE_IMPL_DECL(ret, f, args) \
@@ -897,30 +897,14 @@ CYCLE_IMPL_INLINE int cycle_impl_sync_cas(int *p, int *expected, int desired)
 #define CYCLE_IMPL_ALIAS(f) f
 #define CYCLE_IMPL_FINI ".fini_array.00100"
 #endif
-/* XSI flags a strict POSIX mode may not name (Linux's values), so that
- * every file's engine is the same whatever its feature macros (the fold
- * keeps any one's).  Bit 31 is unsigned: sa_flags is handled as unsigned
- * (-Wsign-conversion). */
-#ifdef SA_RESTART
-#define CYCLE_IMPL_SA_RESTART SA_RESTART
-#else
-#define CYCLE_IMPL_SA_RESTART 0x10000000u
-#endif
-#ifdef SA_ONSTACK
-#define CYCLE_IMPL_SA_ONSTACK SA_ONSTACK
-#else
+/* XSI flags a strict POSIX mode may hide: asm-generic's values, those of
+ * every port with a trap signal, so that every file's engine is the same
+ * whatever its feature macros (the fold keeps any one's).  Unsigned: bit 31
+ * is, and sa_flags is handled as unsigned (-Wsign-conversion). */
 #define CYCLE_IMPL_SA_ONSTACK 0x08000000u
-#endif
-#ifdef SA_RESETHAND
-#define CYCLE_IMPL_SA_RESETHAND SA_RESETHAND
-#else
-#define CYCLE_IMPL_SA_RESETHAND 0x80000000u
-#endif
-#ifdef SA_NODEFER
-#define CYCLE_IMPL_SA_NODEFER SA_NODEFER
-#else
+#define CYCLE_IMPL_SA_RESTART 0x10000000u
 #define CYCLE_IMPL_SA_NODEFER 0x40000000u
-#endif
+#define CYCLE_IMPL_SA_RESETHAND 0x80000000u
 
 /* After a revocation a reading y of counter i is base + scale * (y - origin)
  * ticks (cycle_impl_convert). */
