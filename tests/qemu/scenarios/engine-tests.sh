@@ -1,0 +1,81 @@
+# engine-tests.sh: guest side of the engine tests, the C tests of tests/cycle/ on a real kernel.
+# SPDX-License-Identifier: MIT
+# shellcheck shell=sh
+#
+# The C tests of tests/cycle/ that drive cycle.h's engine, cross-built
+# statically with the PMU counter configured (check-vm), run on the stock
+# kernel (no module): PMCCNTR(_EL0) traps, and the kernel, not qemu-user,
+# delivers the SIGILL, lays out the signal frame, sets si_code and si_addr,
+# and leaves the registers a handler without SA_SIGINFO sees.
+#
+# /opt/engine-tests.list names the programs, one a line.  One TAP line per
+# program: ok when it exited 0, printed its whole plan and no "not ok"; a
+# program that skips as a whole is a skip with its reason.  Each runs with
+# CYCLE_DEBUG=1: its "cycle.h:" lines (every process's choice and
+# revocation) are shown, counted, as diagnostics.
+
+# shellcheck source=tests/qemu/scenarios/guest-tap.sh
+. /opt/guest-tap.sh
+
+# A program that hangs is killed after this many seconds (the tests that
+# stage races retry for at most 60 s per window, handler-t twice).
+limit=150
+
+# The counter the choice must make here, for getticks-t: the stock kernel
+# denies the PMU to user space and lets it read the generic timer.
+case $pmu_counter in
+PMCCNTR_EL0) expect=CNTVCT_EL0 ;;
+*) expect=CNTVCT ;;
+esac
+
+# The precondition of every result below.
+is "the stock kernel: $pmu_counter traps (no module loaded)" traps \
+	"$(/opt/pmu-read --cpu 0)"
+
+# run_test NAME: run /opt/NAME and report it in one line.
+run_test() {
+	name=$1 out=/tmp/$1.out err=/tmp/$1.err
+	if [ ! -x "/opt/$name" ]; then
+		not_ok "$name: the program is in /opt"
+		return
+	fi
+	started=$(date +%s)
+	st=0
+	CYCLE_DEBUG=1 CYCLE_TEST_EXPECT=$expect \
+		timeout -s KILL "$limit" "/opt/$name" >"$out" 2>"$err" || st=$?
+	took=$(($(date +%s) - started))
+	plan=$(sed -n 's/^1\.\.\([0-9][0-9]*\).*/\1/p' "$out" | head -n 1)
+	results=$(grep -c '^\(not \)\{0,1\}ok ' "$out")
+	failures=$(grep -c '^not ok' "$out")
+	skips=$(grep -c '^ok [0-9]* # SKIP' "$out")
+	why="exit $st, plan '${plan:-none}', $results results, $failures not ok"
+	if [ "$st" = 0 ] && [ "$plan" = 0 ] && grep -q '^1\.\.0 # SKIP' "$out"; then
+		skip 1 "$name: $(sed -n 's/^1\.\.0 # SKIP *//p' "$out" | head -n 1)"
+	elif [ "$st" = 0 ] && [ -n "$plan" ] && [ "$plan" = "$results" ] &&
+		[ "$failures" = 0 ] && ! grep -q '^Bail out!' "$out"; then
+		ok "$name ($results checks, $skips skipped)"
+	else
+		not_ok "$name ($why)"
+		[ "$st" != 137 ] || diag "$name: killed (the limit is $limit s)"
+		diag "$(sed "s/^/$name: | /" "$out")"
+	fi
+	diag "$name: ran $took s"
+	# The checks that skipped, and what the guard said.
+	grep '^ok [0-9]* # SKIP' "$out" | sed "s/^/$name: /" | while IFS= read -r l; do
+		diag "$l"
+	done
+	grep '^cycle\.h:' "$err" | sort | uniq -c |
+		sed "s/^ *\([0-9]*\) /$name: \1x /" | while IFS= read -r l; do
+		diag "$l"
+	done
+	grep -v '^cycle\.h:' "$err" | tail -n 10 | sed "s/^/$name: stderr: /" |
+		while IFS= read -r l; do
+			diag "$l"
+		done
+}
+
+while IFS= read -r t; do
+	[ -z "$t" ] || run_test "$t"
+done </opt/engine-tests.list
+
+done_testing
