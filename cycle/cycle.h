@@ -868,7 +868,7 @@ CYCLE_IMPL_INLINE int cycle_impl_sync_cas(int *p, int *expected, int desired)
 #else
 #define CYCLE_IMPL_NO_PATCH
 #endif
-#define CYCLE_IMPL_CODE "ab8e880c"
+#define CYCLE_IMPL_CODE "241ab2bd"
 #define CYCLE_IMPL_SYM(name) name "_v3_" CYCLE_IMPL_STR(CYCLE_IMPL_NHW) \
 	CYCLE_IMPL_ISA "_" CYCLE_IMPL_CODE
 #define CYCLE_IMPL_DECL(ret, f, args) \
@@ -2105,15 +2105,17 @@ CYCLE_IMPL_COLD void CYCLE_IMPL_FN(cycle_impl_explain)(int start, int chosen,
 	cycle_impl_say(line);
 }
 
-/* A choice taken over from a forked chooser: a guard of this state may be
- * set and unrecorded.  Something else set (the child wrapped it) and a guard
- * installed now would pass a fault back and forth: probe nothing that traps. */
+/* A choice taken over from a forked chooser: the guard's action and its
+ * record may disagree, either way (fork() copies the actions before the
+ * memory: a guard recorded as installed may be missing).  Anything but a
+ * guard set: none is reliably there, and one installed now could pass a
+ * fault back and forth with a wrapper the child set: probe nothing that
+ * traps. */
 CYCLE_IMPL_INLINE void cycle_impl_after_cut(void)
 {
 	struct sigaction now;
 
-	if (CYCLE_IMPL_TRAP_SIGNAL != 0 && !cycle_impl_state.installed &&
-	    cycle_impl_state.installer &&
+	if (CYCLE_IMPL_TRAP_SIGNAL != 0 && cycle_impl_state.installer &&
 	    (sigaction(CYCLE_IMPL_TRAP_SIGNAL, NULL, &now) != 0 ||
 	     !cycle_impl_is_guard(&now)))
 		cycle_impl_self.no_traps = 1;
