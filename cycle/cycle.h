@@ -407,7 +407,9 @@ CYCLE_IMPL_INLINE void cycle_impl_complete_insn(struct cycle_impl_regs *r,
 #define CYCLE_IMPL_CONFIGURED 0 /* the timer first with both, as above */
 #endif
 /* CNTFRQ is readable where CNTVCT is: asked after a CNTVCT read worked. */
+#ifndef cycle_impl_hw_nominal_hz /* rate-t states a false CNTFRQ */
 #define cycle_impl_hw_nominal_hz(i) ((i) == 1 ? cycle_impl_timer_hz() : 0.0)
+#endif
 #define CYCLE_IMPL_TRAP_SIGNAL SIGILL
 CYCLE_IMPL_INLINE uint64_t cycle_impl_hw_read(int i)
 {
@@ -858,7 +860,7 @@ CYCLE_IMPL_INLINE int cycle_impl_sync_cas(int *p, int *expected, int desired)
 #else
 #define CYCLE_IMPL_NO_PATCH
 #endif
-#define CYCLE_IMPL_CODE "bcb5044b"
+#define CYCLE_IMPL_CODE "30884d45"
 #define CYCLE_IMPL_SYM(name) name "_v3_" CYCLE_IMPL_STR(CYCLE_IMPL_NHW) \
 	CYCLE_IMPL_ISA "_" CYCLE_IMPL_CODE
 #define CYCLE_IMPL_DECL(ret, f, args) \
