@@ -138,7 +138,8 @@
  *     dies at the next read, as with FFTW's header.
  *   - A seccomp SIGSYS during the choice goes to the program's handler,
  *     which must not call getticks().
- *   - A trap signal already pending at the first call: clock_gettime.
+ *   - A trap signal already pending at the first call: no counter that
+ *     may trap is read (CYCLE_DEBUG: "not read").
  *   - GCC's -flto (one partition) keeps every calling file's engine.
  */
 #ifndef CYCLE_H_INCLUDED
@@ -860,7 +861,7 @@ CYCLE_IMPL_INLINE int cycle_impl_sync_cas(int *p, int *expected, int desired)
 #else
 #define CYCLE_IMPL_NO_PATCH
 #endif
-#define CYCLE_IMPL_CODE "30884d45"
+#define CYCLE_IMPL_CODE "0ba835b6"
 #define CYCLE_IMPL_SYM(name) name "_v3_" CYCLE_IMPL_STR(CYCLE_IMPL_NHW) \
 	CYCLE_IMPL_ISA "_" CYCLE_IMPL_CODE
 #define CYCLE_IMPL_DECL(ret, f, args) \
@@ -2082,9 +2083,12 @@ CYCLE_IMPL_COLD void CYCLE_IMPL_FN(cycle_impl_explain)(int start, int chosen,
 		    cycle_impl_perf_explain(line, sizeof(line), &n))
 			continue;
 		cycle_impl_cat(line, sizeof(line), &n,
-			       g->status[i] == CYCLE_IMPL_TRAPS ? " traps"
-								: " is frozen");
+			       g->status[i] == CYCLE_IMPL_FROZEN ? " is frozen" :
+			       cycle_impl_self.no_traps ? " not read" : " traps");
 	}
+	if (cycle_impl_self.no_traps && chosen > start) /* (settle, after_cut) */
+		cycle_impl_cat(line, sizeof(line), &n, "; no guard to trust: a "
+			       "trap signal pending, or a fork during its install");
 	cycle_impl_cat(line, sizeof(line), &n, note);
 	cycle_impl_cat(line, sizeof(line), &n, ")\n");
 	cycle_impl_say(line);

@@ -6,7 +6,11 @@
  * pattern blocks everything in every worker.  Here such a thread makes the
  * first call (the choice probes counters that trap under qemu: PMCCNTR_EL0,
  * PMCCNTR, CNTVCT), and later reads while a PMU counter is pretended
- * granted, so that a read of it would trap for real under qemu.
+ * granted, so that a read of it would trap for real under qemu.  Last, a
+ * trap signal the program sent itself and keeps blocked is pending at the
+ * first call: it is the program's, so the choice reads nothing that could
+ * trap (unblocking the signal for a probe would deliver it), says so in
+ * CYCLE_DEBUG's line, and leaves it pending for the program's handler.
  */
 #include <pthread.h>
 #include <string.h>
@@ -53,6 +57,65 @@ static void read_pmu_in_blocked_thread(void)
 					    PRETEND_LAST_READING) < 0 ? 0 : 1);
 }
 
+static volatile sig_atomic_t program_got, program_code;
+
+static void program_handler(int sig, siginfo_t *info, void *context)
+{
+	(void)sig;
+	(void)context;
+	program_got++;
+	program_code = info->si_code;
+}
+
+/* Exit status 0, or which check failed (4-9). */
+static void choose_with_trap_signal_pending(void)
+{
+	struct sigaction sa, now;
+	sigset_t trap, pending;
+	char said[600];
+	FILE *err = tmpfile();
+	size_t n;
+	int chosen;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = program_handler;
+	sa.sa_flags = SA_SIGINFO;
+	sigemptyset(&sa.sa_mask);
+	sigemptyset(&trap);
+	sigaddset(&trap, CYCLE_IMPL_TRAP_SIGNAL);
+	if (!err || sigaction(CYCLE_IMPL_TRAP_SIGNAL, &sa, NULL) != 0 ||
+	    sigprocmask(SIG_BLOCK, &trap, NULL) != 0 ||
+	    raise(CYCLE_IMPL_TRAP_SIGNAL) != 0 || dup2(fileno(err), 2) != 2)
+		_exit(3);
+	force_full_choice(); /* probes, where a quick choice would not */
+	setenv("CYCLE_DEBUG", "1", 1);
+	(void)getticks();
+	rewind(err);
+	n = fread(said, 1, sizeof(said) - 1, err);
+	said[n] = '\0';
+	printf("# %s", n ? said : "(no CYCLE_DEBUG line)\n");
+	chosen = cycle_impl_chosen(cycle_impl_state.mode);
+	sigemptyset(&pending);
+	sigpending(&pending);
+	if (sigismember(&pending, CYCLE_IMPL_TRAP_SIGNAL) != 1 || program_got)
+		_exit(4); /* delivered during the choice */
+	if (cycle_impl_self.probe_traps != 0 || cycle_impl_state.traps != 0 ||
+	    CYCLE_IMPL_REVOCABLE(chosen))
+		_exit(5); /* a read trapped, or one that can is in use */
+	sigaction(CYCLE_IMPL_TRAP_SIGNAL, NULL, &now);
+	if (!(now.sa_flags & SA_SIGINFO) ||
+	    now.sa_sigaction != program_handler)
+		_exit(6); /* the program's action was not left in place */
+	if (strstr(said, " traps") ||
+	    (chosen != CYCLE_IMPL_CONFIGURED && !strstr(said, " not read")) ||
+	    (chosen != CYCLE_IMPL_CONFIGURED && !strstr(said, "no guard")))
+		_exit(7); /* the line names traps that were never read */
+	sigprocmask(SIG_UNBLOCK, &trap, NULL);
+	if (program_got != 1 || program_code > 0)
+		_exit(8); /* the program's handler did not get its signal */
+	_exit(0);
+}
+
 int main(void)
 {
 	int status;
@@ -60,7 +123,7 @@ int main(void)
 #if !defined(CYCLE_IMPL_ENGINE)
 	tap_skip_all("cycle.h has no run-time engine on this platform");
 #endif
-	tap_plan(2);
+	tap_plan(3);
 	status = in_child(choose_in_blocked_thread);
 	tap_ok(status == 0, "the first call from a thread blocking every "
 	       "signal survives the probe (status %d)", status);
@@ -72,6 +135,15 @@ int main(void)
 #else
 	(void)read_pmu_in_blocked_thread;
 	tap_skip("no PMU counter in this port's chain");
+#endif
+#if CYCLE_IMPL_TRAP_SIGNAL != 0
+	status = in_child(choose_with_trap_signal_pending);
+	tap_ok(status == 0, "a trap signal pending at the first call stays the "
+	       "program's: nothing that traps is read, and its handler gets it"
+	       " when it unblocks it (status %d)", status);
+#else
+	(void)choose_with_trap_signal_pending;
+	tap_skip("no counter of this port traps");
 #endif
 	return tap_done();
 }
