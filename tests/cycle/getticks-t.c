@@ -107,10 +107,11 @@ int main(void)
 	rate = cycle_ticks_per_second();
 	tap_ok(rate > 1e5 && rate < 1e11, "ticks per second is plausible: %.4g",
 	       rate);
+	t0 = getticks(); /* the sleep alone: a rate 50 times off shows */
 	nanosleep(&pause, NULL);
 	t1 = getticks();
 	seconds = elapsed(t1, t0) / rate;
-	tap_ok(seconds >= 0.015 && seconds < 5.0,
+	tap_ok(seconds >= 0.015 && seconds < 1.0,
 	       "a 20 ms sleep measures %.4f s", seconds);
 #if defined(CYCLE_IMPL_HAS_NARROW)
 	/* ARMv7's 32-bit PMCCNTR: the difference modulo 2^32, never
