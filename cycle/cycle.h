@@ -310,10 +310,6 @@ CYCLE_IMPL_INLINE double cycle_impl_cntfrq_el0(void)
  * ports' shared PMUSERENR and byte-order helpers (just below).
  * ---------------------------------------------------------------------- */
 
-/* libc's syscall() by its symbol: strict ISO modes do not declare it, and
- * every file's engine must be the same.  -1 and errno on failure. */
-extern long cycle_impl_syscall(long, ...) __asm__("syscall");
-
 /* PMUSERENR(_EL0), readable at EL0: EN (bit 0) grants all, CR (bit 2) cycle
  * counter reads; under PMUv3.9's UEN (bit 4) "perhaps": a guarded read
  * tells (PERFORMANCE_COUNTERS.md, "PMCCNTR_EL0").  Denied: never read. */
@@ -508,9 +504,10 @@ CYCLE_IMPL_INLINE void cycle_impl_complete_insn(struct cycle_impl_regs *r,
 #define CYCLE_IMPL_CMT "#" /* the fold's assembler syntax (CYCLE_IMPL_DECL) */
 #define CYCLE_IMPL_NAME_OF "%p0" /* %c0 fails in -mcmodel=large */
 #if defined(__x86_64__)
-#define CYCLE_IMPL_SYS_X32 (sizeof(long) == 4 ? 0x40000000L : 0L)
-#define CYCLE_IMPL_SYS_PRCTL (CYCLE_IMPL_SYS_X32 + 157L)
-#define CYCLE_IMPL_SYS_CLOCK_GETTIME (CYCLE_IMPL_SYS_X32 + 228L)
+#define CYCLE_IMPL_SYS_PRCTL 157L
+#define CYCLE_IMPL_SYS_CLOCK_GETTIME 228L
+#define CYCLE_IMPL_SYSCALL(ret, nr, a, b) __asm__ __volatile__("syscall" \
+	: "=a"(ret) : "0"(nr), "D"(a), "S"(b) : "rcx", "r11", "memory")
 struct cycle_impl_regs {
 	uint64_t r8_15[8], di, si, bp, bx, dx, ax, cx, sp, ip;
 };
@@ -518,6 +515,8 @@ struct cycle_impl_regs {
 #define CYCLE_IMPL_SYS_PRCTL 172L
 /* clock_gettime64 for a 64-bit time_t */
 #define CYCLE_IMPL_SYS_CLOCK_GETTIME (sizeof(time_t) == 8 ? 403L : 265L)
+#define CYCLE_IMPL_SYSCALL(ret, nr, a, b) __asm__ __volatile__("int $0x80" \
+	: "=a"(ret) : "0"(nr), "b"(a), "c"(b) : "memory")
 struct cycle_impl_regs {
 	uint32_t gs, fs, es, ds, di, si, bp, sp, bx, dx, cx, ax;
 	uint32_t trapno, err, ip;
@@ -531,17 +530,29 @@ CYCLE_IMPL_INLINE uint64_t cycle_impl_hw_read(int i)
 	__asm__ __volatile__(".byte 0x3e\n\trdtsc" : "=a"(lo), "=d"(hi));
 	return (uint64_t)hi << 32 | lo;
 }
+/* Not libc's syscall(): a program may define its own (host-symbols-t), and
+ * errno stays the program's; -errno on failure. */
+CYCLE_IMPL_INLINE long cycle_impl_x86_syscall(long nr, long a, long b)
+{
+	long ret;
+
+#if defined(__x86_64__) && defined(__ILP32__)
+	nr |= 0x40000000L; /* x32 */
+#endif
+	CYCLE_IMPL_SYSCALL(ret, nr, a, b);
+	return ret;
+}
 #define cycle_impl_clock_syscall(clock, ts) \
-	cycle_impl_syscall(CYCLE_IMPL_SYS_CLOCK_GETTIME, (long)(clock), \
-			   (long)(uintptr_t)(ts))
+	cycle_impl_x86_syscall(CYCLE_IMPL_SYS_CLOCK_GETTIME, (long)(clock), \
+			       (long)(uintptr_t)(ts))
 /* prctl(PR_GET_TSC).  A seccomp filter that answers it with an error, or
  * with a SIGSYS whose handler returns, leaves tsc 0: the choice probes. */
 CYCLE_IMPL_INLINE int cycle_impl_tsc_enabled(void)
 {
 	int tsc = 0;
 
-	return cycle_impl_syscall(CYCLE_IMPL_SYS_PRCTL, 25L /* PR_GET_TSC */,
-				  (long)(uintptr_t)&tsc) == 0 &&
+	return cycle_impl_x86_syscall(CYCLE_IMPL_SYS_PRCTL, 25 /* PR_GET_TSC */,
+				      (long)(uintptr_t)&tsc) == 0 &&
 	       tsc == 1 /* PR_TSC_ENABLE */;
 }
 /* A disabled rdtsc is a general protection fault: SI_KERNEL, no address.
@@ -861,7 +872,7 @@ CYCLE_IMPL_INLINE int cycle_impl_sync_cas(int *p, int *expected, int desired)
 #else
 #define CYCLE_IMPL_NO_PATCH
 #endif
-#define CYCLE_IMPL_CODE "0ba835b6"
+#define CYCLE_IMPL_CODE "5f3689c3"
 #define CYCLE_IMPL_SYM(name) name "_v3_" CYCLE_IMPL_STR(CYCLE_IMPL_NHW) \
 	CYCLE_IMPL_ISA "_" CYCLE_IMPL_CODE
 #define CYCLE_IMPL_DECL(ret, f, args) \
@@ -1298,18 +1309,25 @@ struct cycle_impl_perf_page {
 #define CYCLE_IMPL_SYS_MADVISE 233L
 #define CYCLE_IMPL_SYS_PERF_EVENT_OPEN 241L
 #define CYCLE_IMPL_PAGE_CALL(nr, addr, a, b, fd) \
-	cycle_impl_or_errno(cycle_impl_syscall(CYCLE_IMPL_SYS_##nr, \
-		(long)(addr), (long)CYCLE_IMPL_PERF_PAGE_SIZE, (long)(a), \
-		(long)(b), (long)(fd), 0L))
+	cycle_impl_syscall6(CYCLE_IMPL_SYS_##nr, addr, \
+			    CYCLE_IMPL_PERF_PAGE_SIZE, a, b, fd, 0)
 #define CYCLE_IMPL_FAILED(ret) ((unsigned long)(ret) > -4096ul) /* -errno */
 /* This thread opened the event (not a new one at the opener's address). */
 #define CYCLE_IMPL_PERF_MINE() (cycle_impl_self.perf_mine && \
 	cycle_impl_state.perf_opener == (const void *)&cycle_impl_self)
 
-/* A system call's result as the kernel gives it: -errno on failure. */
-CYCLE_IMPL_INLINE long cycle_impl_or_errno(long ret)
+/* syscall() of our own, as on x86 (host-symbols-t); -errno on failure. */
+CYCLE_IMPL_INLINE long cycle_impl_syscall6(long nr, long a, long b, long c,
+					   long d, long e, long f)
 {
-	return ret == -1 ? -(long)errno : ret;
+	register long x8 __asm__("x8") = nr, x0 __asm__("x0") = a;
+	register long x1 __asm__("x1") = b, x2 __asm__("x2") = c;
+	register long x3 __asm__("x3") = d, x4 __asm__("x4") = e;
+	register long x5 __asm__("x5") = f;
+
+	__asm__ __volatile__("svc #0" : "+r"(x0) : "r"(x8), "r"(x1), "r"(x2),
+			     "r"(x3), "r"(x4), "r"(x5) : "memory");
+	return x0;
 }
 
 /* One pass over the page's protocol: 1 and the count in *value when
@@ -1389,12 +1407,13 @@ CYCLE_IMPL_COLD int CYCLE_IMPL_FN(cycle_impl_perf_open)(void)
 	/* Not libc's open() and read(): glibc's _FORTIFY_SOURCE wraps them in
 	 * always-inline functions, which GCC will not inline into code built
 	 * for less than the file (CYCLE_IMPL_PIN). */
-	fd = cycle_impl_syscall(CYCLE_IMPL_SYS_OPENAT, -100L /* AT_FDCWD */,
-				(long)"/proc/sys/kernel/perf_user_access",
-				(long)O_RDONLY);
+	fd = cycle_impl_syscall6(CYCLE_IMPL_SYS_OPENAT, -100 /* AT_FDCWD */,
+				 (long)"/proc/sys/kernel/perf_user_access",
+				 O_RDONLY, 0, 0, 0);
 	state = fd < 0 ? CYCLE_IMPL_PERF_NO_SYSCTL : CYCLE_IMPL_PERF_SYSCTL_OFF;
 	if (fd >= 0) {
-		if (cycle_impl_syscall(CYCLE_IMPL_SYS_READ, fd, (long)&c, 1L) != 1)
+		if (cycle_impl_syscall6(CYCLE_IMPL_SYS_READ, fd, (long)&c, 1, 0,
+					0, 0) != 1)
 			c = 0;
 		close((int)fd);
 	}
@@ -1408,9 +1427,8 @@ CYCLE_IMPL_COLD int CYCLE_IMPL_FN(cycle_impl_perf_open)(void)
 	attr.config1 = 3;
 	/* perf_event_open(attr, this thread, any CPU, no group, CLOEXEC). */
 	state = CYCLE_IMPL_PERF_OPEN_FAILED;
-	err = fd = cycle_impl_or_errno(cycle_impl_syscall(
-		CYCLE_IMPL_SYS_PERF_EVENT_OPEN, (long)(uintptr_t)&attr, 0L, -1L,
-		-1L, 8L));
+	err = fd = cycle_impl_syscall6(CYCLE_IMPL_SYS_PERF_EVENT_OPEN,
+				       (long)(uintptr_t)&attr, 0, -1, -1, 8, 0);
 	if (fd < 0)
 		goto out;
 	state = CYCLE_IMPL_PERF_MMAP_FAILED;
@@ -1468,8 +1486,8 @@ CYCLE_IMPL_NOINLINE uint64_t CYCLE_IMPL_FN(cycle_impl_perf_read)(void)
 			return v;
 		/* Not in PMCCNTR_EL0 now (multiplexed, sysctl turned off,
 		 * trapped, SIGILL blocked): the kernel knows the count. */
-		if (cycle_impl_syscall(CYCLE_IMPL_SYS_READ, (long)g->perf_fd,
-				       (long)&v, (long)sizeof(v)) ==
+		if (cycle_impl_syscall6(CYCLE_IMPL_SYS_READ, g->perf_fd,
+					(long)&v, (long)sizeof(v), 0, 0, 0) ==
 		    (long)sizeof(v))
 			return v;
 	}
