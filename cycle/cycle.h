@@ -872,7 +872,7 @@ CYCLE_IMPL_INLINE int cycle_impl_sync_cas(int *p, int *expected, int desired)
 #else
 #define CYCLE_IMPL_NO_PATCH
 #endif
-#define CYCLE_IMPL_CODE "5f3689c3"
+#define CYCLE_IMPL_CODE "287f0b02"
 #define CYCLE_IMPL_SYM(name) name "_v3_" CYCLE_IMPL_STR(CYCLE_IMPL_NHW) \
 	CYCLE_IMPL_ISA "_" CYCLE_IMPL_CODE
 #define CYCLE_IMPL_DECL(ret, f, args) \
@@ -2086,7 +2086,7 @@ CYCLE_IMPL_COLD void CYCLE_IMPL_FN(cycle_impl_explain)(int start, int chosen,
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	char line[400];
 	size_t n = 0;
-	int i;
+	int i, unread = 0;
 
 	CYCLE_IMPL_SELF(cycle_impl_explain);
 	cycle_impl_cat(line, sizeof(line), &n, "cycle.h: using ");
@@ -2100,11 +2100,13 @@ CYCLE_IMPL_COLD void CYCLE_IMPL_FN(cycle_impl_explain)(int start, int chosen,
 		if (CYCLE_IMPL_IS_PERF(i) &&
 		    cycle_impl_perf_explain(line, sizeof(line), &n))
 			continue;
+		unread |= g->status[i] == CYCLE_IMPL_TRAPS &&
+			  cycle_impl_self.no_traps; /* (settle, after_cut) */
 		cycle_impl_cat(line, sizeof(line), &n,
 			       g->status[i] == CYCLE_IMPL_FROZEN ? " is frozen" :
 			       cycle_impl_self.no_traps ? " not read" : " traps");
 	}
-	if (cycle_impl_self.no_traps && chosen > start) /* (settle, after_cut) */
+	if (unread)
 		cycle_impl_cat(line, sizeof(line), &n, "; no guard to trust: a "
 			       "trap signal pending, or a fork during its install");
 	cycle_impl_cat(line, sizeof(line), &n, note);

@@ -12,6 +12,7 @@
  * trap (unblocking the signal for a probe would deliver it), says so in
  * CYCLE_DEBUG's line, and leaves it pending for the program's handler.
  */
+#include <fcntl.h>
 #include <pthread.h>
 #include <string.h>
 
@@ -73,9 +74,8 @@ static void choose_with_trap_signal_pending(void)
 	struct sigaction sa, now;
 	sigset_t trap, pending;
 	char said[600];
-	FILE *err = tmpfile();
-	size_t n;
-	int chosen;
+	int err[2], chosen;
+	ssize_t n;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = program_handler;
@@ -83,17 +83,20 @@ static void choose_with_trap_signal_pending(void)
 	sigemptyset(&sa.sa_mask);
 	sigemptyset(&trap);
 	sigaddset(&trap, CYCLE_IMPL_TRAP_SIGNAL);
-	if (!err || sigaction(CYCLE_IMPL_TRAP_SIGNAL, &sa, NULL) != 0 ||
+	/* stderr into a pipe (no file: /tmp may be read-only), read without
+	 * waiting: a line that was never written is an empty one. */
+	if (pipe(err) != 0 || fcntl(err[0], F_SETFL, O_NONBLOCK) != 0 ||
+	    dup2(err[1], 2) != 2 ||
+	    sigaction(CYCLE_IMPL_TRAP_SIGNAL, &sa, NULL) != 0 ||
 	    sigprocmask(SIG_BLOCK, &trap, NULL) != 0 ||
-	    raise(CYCLE_IMPL_TRAP_SIGNAL) != 0 || dup2(fileno(err), 2) != 2)
+	    raise(CYCLE_IMPL_TRAP_SIGNAL) != 0)
 		_exit(3);
 	force_full_choice(); /* probes, where a quick choice would not */
 	setenv("CYCLE_DEBUG", "1", 1);
 	(void)getticks();
-	rewind(err);
-	n = fread(said, 1, sizeof(said) - 1, err);
-	said[n] = '\0';
-	printf("# %s", n ? said : "(no CYCLE_DEBUG line)\n");
+	n = read(err[0], said, sizeof(said) - 1);
+	said[n > 0 ? n : 0] = '\0';
+	printf("# %s", n > 0 ? said : "(no CYCLE_DEBUG line)\n");
 	chosen = cycle_impl_chosen(cycle_impl_state.mode);
 	sigemptyset(&pending);
 	sigpending(&pending);

@@ -104,6 +104,9 @@ int main(void)
 		found = children_agreeing(lies[k]);
 		if (found < 0)
 			tap_skip("the timer is not the counter in use");
+		else if (found == 0) /* (the timer may trap here: not read) */
+			tap_ok(0, "CNTFRQ stated as %g times its rate: no "
+			       "child found the true one", lies[k]);
 		else
 			tap_ok(found >= 2, "CNTFRQ stated as %g times its "
 			       "%.4g Hz: the rate and TIME_MIN are the true "
