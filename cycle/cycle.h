@@ -134,6 +134,8 @@
  *   - Objects with separate states (RTLD_LOCAL, hidden visibility) chain
  *     their guards: unload them in the reverse order of first use.
  *   - A vfork() child may not call getticks().
+ *   - A function the program names secure_getenv is called for the
+ *     environment (glibc's, by its symbol, in every mode).
  *   - A program that turns its TSC off (PR_SET_TSC) after the first call
  *     dies at the next read, as with FFTW's header.
  *   - A seccomp SIGSYS during the choice goes to the program's handler,
@@ -872,7 +874,7 @@ CYCLE_IMPL_INLINE int cycle_impl_sync_cas(int *p, int *expected, int desired)
 #else
 #define CYCLE_IMPL_NO_PATCH
 #endif
-#define CYCLE_IMPL_CODE "287f0b02"
+#define CYCLE_IMPL_CODE "b0b8fbb9"
 #define CYCLE_IMPL_SYM(name) name "_v3_" CYCLE_IMPL_STR(CYCLE_IMPL_NHW) \
 	CYCLE_IMPL_ISA "_" CYCLE_IMPL_CODE
 #define CYCLE_IMPL_DECL(ret, f, args) \
@@ -1144,7 +1146,11 @@ CYCLE_IMPL_COLD void CYCLE_IMPL_FN(cycle_impl_cat)(char *buf, size_t size,
 /* libc's write() by its symbol: a fortified write() (musl's
  * fortify-headers) is always inline, which GCC refuses into the pin. */
 extern ssize_t cycle_impl_write(int, const void *, size_t) __asm__("write");
-#define cycle_impl_say(line) ((void)!cycle_impl_write(2, line, strlen(line)))
+#define cycle_impl_say(line) do { \
+		int cycle_impl_errno = errno; /* a closed stderr's EBADF */ \
+		(void)!cycle_impl_write(2, line, strlen(line)); \
+		errno = cycle_impl_errno; \
+	} while (0)
 
 /* A value from the environment, then after: the value is cut short ("...")
  * where both would not fit, control characters become '?'. */
@@ -2100,15 +2106,17 @@ CYCLE_IMPL_COLD void CYCLE_IMPL_FN(cycle_impl_explain)(int start, int chosen,
 		if (CYCLE_IMPL_IS_PERF(i) &&
 		    cycle_impl_perf_explain(line, sizeof(line), &n))
 			continue;
+		/* Never read (settle, after_cut), or read and trapped. */
 		unread |= g->status[i] == CYCLE_IMPL_TRAPS &&
-			  cycle_impl_self.no_traps; /* (settle, after_cut) */
+			  cycle_impl_self.no_traps;
 		cycle_impl_cat(line, sizeof(line), &n,
-			       g->status[i] == CYCLE_IMPL_FROZEN ? " is frozen" :
-			       cycle_impl_self.no_traps ? " not read" : " traps");
+			       g->status[i] == CYCLE_IMPL_FROZEN ? " is frozen"
+			       : cycle_impl_self.no_traps ? " not read"
+			       : " traps");
 	}
 	if (unread)
-		cycle_impl_cat(line, sizeof(line), &n, "; no guard to trust: a "
-			       "trap signal pending, or a fork during its install");
+		cycle_impl_cat(line, sizeof(line), &n, "; no guard to trust: "
+			       "a trap signal pending, or a fork mid-install");
 	cycle_impl_cat(line, sizeof(line), &n, note);
 	cycle_impl_cat(line, sizeof(line), &n, ")\n");
 	cycle_impl_say(line);
@@ -2273,15 +2281,17 @@ CYCLE_IMPL_COLD void CYCLE_IMPL_FN(cycle_impl_quick)(int configured)
 CYCLE_IMPL_NOINLINE ticks CYCLE_IMPL_FN(cycle_impl_slow)(int configured)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
-	int mode = CYCLE_IMPL_LOAD(&g->mode, CYCLE_IMPL_ACQUIRE), index;
+	int mode = CYCLE_IMPL_LOAD(&g->mode, CYCLE_IMPL_ACQUIRE), index, err;
 	uint64_t v;
 
 	CYCLE_IMPL_SELF(cycle_impl_slow);
 	if (mode < CYCLE_IMPL_READY) {
+		err = errno; /* the choice fails calls: not the program's */
 		if (mode == CYCLE_IMPL_UNINIT)
 			cycle_impl_quick(configured);
 		cycle_impl_settle(configured); /* at once if that one stands */
 		mode = CYCLE_IMPL_LOAD(&g->mode, CYCLE_IMPL_ACQUIRE);
+		errno = err;
 	}
 	if (CYCLE_IMPL_NHW > 0 &&
 	    mode == CYCLE_IMPL_READY + CYCLE_IMPL_INLINE_INDEX) {
