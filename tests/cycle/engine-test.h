@@ -132,6 +132,30 @@ static inline int in_child(void (*fn)(void))
 	return WEXITSTATUS(status);
 }
 
+/* A bare read of counter 0 (the PMU's on ARM) with nothing to catch a trap:
+ * the port's instruction alone, no access check, no guard. */
+static inline void bare_read_counter0(void)
+{
+	sigset_t trap;
+
+	signal(SIGILL, SIG_DFL);
+	signal(SIGSEGV, SIG_DFL);
+	sigemptyset(&trap);
+	sigaddset(&trap, SIGILL);
+	sigaddset(&trap, SIGSEGV);
+	sigprocmask(SIG_UNBLOCK, &trap, NULL);
+	(void)cycle_impl_hw_read(0);
+	_exit(0);
+}
+
+/* Whether counter 0 traps here, asked of the hardware in a child, not of
+ * the engine under test: where a module or a perf event grants the PMU, or
+ * rdtsc runs, no trap can be staged with it. */
+static inline int counter0_traps(void)
+{
+	return in_child(bare_read_counter0) != 0;
+}
+
 /* Timing windows (a fork or a signal during the choice): runs attempt() in
  * a fresh process each time, until it hit its window `wanted` times or
  * WINDOW_SECONDS have passed.  attempt() returns 0 when it hit the window

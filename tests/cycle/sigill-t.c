@@ -110,6 +110,7 @@ int main(void)
 {
 	struct sigaction sa, now;
 	int sig = CYCLE_IMPL_TRAP_SIGNAL, status;
+	unsigned traps;
 
 #if !defined(CYCLE_IMPL_ENGINE) || CYCLE_IMPL_TRAP_SIGNAL == 0
 	tap_skip_all("no counter here can trap");
@@ -148,8 +149,15 @@ int main(void)
 	tap_ok(caught == 1, "a genuine fault reaches the program's handler");
 
 	pretend_granted(0); /* guard installed over the program's handler */
-	(void)getticks();   /* traps under emulation: completed, not passed */
-	tap_ok(caught == 1, "a trapping counter read does not reach it");
+	if (counter0_traps()) {
+		traps = cycle_impl_state.traps;
+		(void)guarded_read(0); /* as getticks(), after its access check */
+		tap_ok(caught == 1 && cycle_impl_state.traps == traps + 1,
+		       "a trapping counter read does not reach it, the guard "
+		       "completes it");
+	} else {
+		tap_skip("counter 0 reads here: no trap to stage");
+	}
 	if (sigsetjmp(escape, 1) == 0)
 		genuine_fault();
 	tap_ok(caught == 2, "a genuine fault still reaches it through the guard");
