@@ -33,6 +33,14 @@ setting() {
 }
 programs_counter=$(setting programs_counter)
 with_module=$(setting with_module)
+case $programs_counter/$with_module in
+PMCCNTR/[01] | PMCCNTR_EL0/[01]) ;;
+*)
+	echo "Bail out! /opt/engine-tests.env: programs_counter" \
+		"'$programs_counter', with_module '$with_module'"
+	exit 1
+	;;
+esac
 
 # The counter the choice must make here, for getticks-t: the PMU's with
 # the module; the stock kernel denies it to user space, and lets it read
