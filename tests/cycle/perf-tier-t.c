@@ -93,11 +93,14 @@ int main(void)
 	traps = g->traps;
 	feed(fds[1], 0xabcdef);
 	v = cycle_impl_perf_read();
-	if (cycle_impl_self.perf_trapped == 0) {
-		tap_skip("PMCCNTR_EL0 did not trap here");
-		tap_skip("PMCCNTR_EL0 did not trap here");
+	/* Whether the mrs traps is the hardware's answer, not the engine's;
+	 * this thread's own perf event (perf_user_access) lets it read. */
+	if (!counter0_traps() || g->perf_state == CYCLE_IMPL_PERF_OPEN) {
+		tap_skip("PMCCNTR_EL0 reads here: no trap to stage");
+		tap_skip("PMCCNTR_EL0 reads here: no trap to stage");
 		if (read(fds[0], &v, sizeof(v)) != (ssize_t)sizeof(v))
-			tap_bail("the pipe: %s", strerror(errno)); /* unread */
+			tap_bail("the tier called read() although its mrs "
+				 "read PMCCNTR_EL0 (%s)", strerror(errno));
 	} else {
 		tap_ok(cycle_impl_self.perf_trapped == 1,
 		       "a trapping mrs inside the page protocol is stepped over"
@@ -119,7 +122,14 @@ int main(void)
 	       "index 0: read() answers, no mrs (%#llx)", (unsigned long long)v);
 
 	/* A child of fork(), or a thread that did not open the event: the
-	 * next tier, CNTVCT_EL0, in the unit of the chosen counter. */
+	 * next tier, CNTVCT_EL0, in the unit of the chosen counter, made
+	 * PMCCNTR_EL0 at 1 GHz here so that a reading left unconverted shows
+	 * (under qemu the real choice is CNTVCT_EL0 itself). */
+	g->chosen = 0;
+	g->hz[0] = 1e9;
+	cycle_impl_link(CYCLE_IMPL_PERF_INDEX + 1,
+			cycle_impl_hw_read(CYCLE_IMPL_PERF_INDEX + 1),
+			PRETEND_LAST_READING);
 	fake_alive = 0;
 	c0 = cntvct_now();
 	v = cycle_impl_perf_read();
@@ -147,7 +157,7 @@ int main(void)
 	fake_page.index = CYCLE_IMPL_PERF_CYCLE_INDEX;
 
 	/* A PMCCNTR_EL0 read that is not a perf read still revokes. */
-	if (!counter0_traps()) {
+	if (!counter0_traps() || g->perf_state == CYCLE_IMPL_PERF_OPEN) {
 		tap_skip("PMCCNTR_EL0 reads here: no trap to stage");
 	} else {
 		pretend_granted(0);

@@ -111,6 +111,7 @@ int main(void)
 	struct sigaction sa, now;
 	int sig = CYCLE_IMPL_TRAP_SIGNAL, status;
 	unsigned traps;
+	char why[80];
 
 #if !defined(CYCLE_IMPL_ENGINE) || CYCLE_IMPL_TRAP_SIGNAL == 0
 	tap_skip_all("no counter here can trap");
@@ -151,12 +152,16 @@ int main(void)
 	pretend_granted(0); /* guard installed over the program's handler */
 	if (counter0_traps()) {
 		traps = cycle_impl_state.traps;
-		(void)guarded_read(0); /* as getticks(), after its access check */
+		/* A guard that passed it on: the handler lands here, once. */
+		if (sigsetjmp(escape, 1) == 0)
+			(void)guarded_read(0); /* as getticks() after its check */
 		tap_ok(caught == 1 && cycle_impl_state.traps == traps + 1,
 		       "a trapping counter read does not reach it, the guard "
 		       "completes it");
 	} else {
-		tap_skip("counter 0 reads here: no trap to stage");
+		snprintf(why, sizeof(why), "%s reads here: no trap to stage",
+			 cycle_impl_name(0));
+		tap_skip(why);
 	}
 	if (sigsetjmp(escape, 1) == 0)
 		genuine_fault();

@@ -103,11 +103,10 @@ static uint64_t now(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* The counter's rate over 20 ms without pauses, both reads bracketed by
- * the clock to within 2% of that in all (400 us: a PMU register read
- * under qemu-system-arm takes 30 to 200 us), so that the midpoints know it
- * to 1%, well inside the 10% asked of the header; 0 if no try was that
- * quiet. */
+/* The counter's rate over 20 ms without pauses, the two clock brackets of
+ * its reads together under 400 us (a PMU register read under
+ * qemu-system-arm takes 30 to 200 us): their midpoints put the truth within
+ * 1%, well inside the 10% asked of the header; 0 if no try was that quiet. */
 static double true_rate(void)
 {
 	struct timespec window = {0, 20000000};
