@@ -56,7 +56,7 @@ static int feed(int fd, uint64_t value)
 int main(void)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
-	int fds[2], mode, active;
+	int fds[2], mode, active, no_trap;
 	unsigned traps;
 	uint64_t v, c0, c1;
 
@@ -95,7 +95,8 @@ int main(void)
 	v = cycle_impl_perf_read();
 	/* Whether the mrs traps is the hardware's answer, not the engine's;
 	 * this thread's own perf event (perf_user_access) lets it read. */
-	if (!counter0_traps() || g->perf_state == CYCLE_IMPL_PERF_OPEN) {
+	no_trap = !counter0_traps() || g->perf_state == CYCLE_IMPL_PERF_OPEN;
+	if (no_trap) {
 		tap_skip("PMCCNTR_EL0 reads here: no trap to stage");
 		tap_skip("PMCCNTR_EL0 reads here: no trap to stage");
 		if (read(fds[0], &v, sizeof(v)) != (ssize_t)sizeof(v))
@@ -157,7 +158,7 @@ int main(void)
 	fake_page.index = CYCLE_IMPL_PERF_CYCLE_INDEX;
 
 	/* A PMCCNTR_EL0 read that is not a perf read still revokes. */
-	if (!counter0_traps() || g->perf_state == CYCLE_IMPL_PERF_OPEN) {
+	if (no_trap) {
 		tap_skip("PMCCNTR_EL0 reads here: no trap to stage");
 	} else {
 		pretend_granted(0);
