@@ -86,7 +86,8 @@
  *   others    clock_gettime
  *   PMCCNTR_EL0_perf: the cycle counter through a perf event of the thread
  *   (Linux 5.17+, kernel.perf_user_access=1), tried only after a direct
- *   PMCCNTR_EL0 read failed.
+ *   PMCCNTR_EL0 read failed.  It counts the thread's user-mode cycles, none
+ *   while it sleeps; its rate is 0 if the thread slept in every window.
  *
  * Environment (read once; ignored in a setuid or setgid process)
  *   CYCLE_COUNTER=NAME  start the chain at NAME (an unknown name is
@@ -874,7 +875,7 @@ CYCLE_IMPL_INLINE int cycle_impl_sync_cas(int *p, int *expected, int desired)
 #else
 #define CYCLE_IMPL_NO_PATCH
 #endif
-#define CYCLE_IMPL_CODE "b0b8fbb9"
+#define CYCLE_IMPL_CODE "1ab5c8a0"
 #define CYCLE_IMPL_SYM(name) name "_v3_" CYCLE_IMPL_STR(CYCLE_IMPL_NHW) \
 	CYCLE_IMPL_ISA "_" CYCLE_IMPL_CODE
 #define CYCLE_IMPL_DECL(ret, f, args) \
@@ -1238,6 +1239,7 @@ CYCLE_IMPL_INLINE uint64_t cycle_impl_perf_read(void)
 	return 0;
 }
 #define cycle_impl_perf_open() 0
+#define cycle_impl_perf_epoch() 0u
 #define cycle_impl_perf_trapped() 0
 #define cycle_impl_perf_skipped(start, i) ((void)(start), (void)(i), 0)
 #define cycle_impl_perf_settled() ((void)0)
@@ -1499,6 +1501,18 @@ CYCLE_IMPL_NOINLINE uint64_t CYCLE_IMPL_FN(cycle_impl_perf_read)(void)
 	}
 	other = cycle_impl_next(CYCLE_IMPL_PERF_INDEX, 1);
 	return cycle_impl_convert(other, cycle_impl_read(other));
+}
+
+/* The page's sequence count, which the kernel moves when it switches the
+ * opening thread out and back in (the tier counts nothing meanwhile): a
+ * window across a change is lost (cycle_impl_measure).  0 elsewhere. */
+CYCLE_IMPL_INLINE uint32_t cycle_impl_perf_epoch(void)
+{
+	struct cycle_impl_v3_state *g = &cycle_impl_state;
+
+	return CYCLE_IMPL_PERF_MINE() && g->perf_page && *g->perf_alive ?
+		((const volatile struct cycle_impl_perf_page *)g->perf_page)->lock
+		: 0;
 }
 
 /* The guard's question: was it the mrs of a perf read that trapped? */
@@ -2154,6 +2168,9 @@ CYCLE_IMPL_COLD void CYCLE_IMPL_FN(cycle_impl_choose)(int configured)
 	for (chosen = start; g->status[chosen] != CYCLE_IMPL_AVAILABLE;)
 		chosen++;
 	g->chosen = chosen;
+	if (CYCLE_IMPL_IS_PERF(chosen))
+		g->hz[chosen] = cycle_impl_measure(chosen,
+						   CYCLE_IMPL_CALIBRATE_NS);
 	CYCLE_IMPL_STORE(&g->narrow, CYCLE_IMPL_NARROW(chosen),
 			 CYCLE_IMPL_RELAXED);
 	/* A revocable counter keeps this window's rate, another's is measured
@@ -2351,17 +2368,21 @@ CYCLE_IMPL_INLINE int cycle_impl_chosen(int mode)
 }
 
 /* Counter i's rate against the clock, over ns, from the sharpest window
- * (cycle_impl_blur); 0 if the clock went back in each.  One function,
- * called where it is to run warm: the same code each time. */
+ * (cycle_impl_blur); 0 if the clock went back in each.  The perf tier, a
+ * counter of the thread, loses counts to the kernel (a fault, an interrupt,
+ * a switch) and gains none: the fastest of its sharp windows.  One
+ * function, called where it is to run warm: the same code each time. */
 CYCLE_IMPL_NOINLINE double CYCLE_IMPL_FN(cycle_impl_measure)(int i, uint64_t ns)
 {
 	uint64_t a0, v0, b0, a1, v1, b1;
-	double hz = 0, blur, best = -1.0;
+	double hz = 0, rate, blur, best = -1.0;
+	uint32_t epoch;
 	int tries;
 
 	CYCLE_IMPL_SELF(cycle_impl_measure);
-	for (tries = 0; tries < CYCLE_IMPL_TRIES &&
-	     (best < 0 || best > CYCLE_IMPL_SHARP); tries++) {
+	for (tries = 0; tries < CYCLE_IMPL_TRIES && (CYCLE_IMPL_IS_PERF(i) ||
+	     best < 0 || best > CYCLE_IMPL_SHARP); tries++) {
+		epoch = cycle_impl_perf_epoch();
 		a0 = cycle_impl_clock();
 		v0 = cycle_impl_read(i);
 		b0 = cycle_impl_clock();
@@ -2369,10 +2390,12 @@ CYCLE_IMPL_NOINLINE double CYCLE_IMPL_FN(cycle_impl_measure)(int i, uint64_t ns)
 		v1 = cycle_impl_read(i);
 		b1 = cycle_impl_clock();
 		blur = cycle_impl_blur(a0, b0, a1, b1);
-		if (CYCLE_IMPL_SHARPER(blur, best)) {
+		rate = cycle_impl_hz(i, v1 - v0, (a1 + b1) / 2 - (a0 + b0) / 2);
+		if (!CYCLE_IMPL_IS_PERF(i) ? CYCLE_IMPL_SHARPER(blur, best) :
+		    blur >= 0 && blur <= CYCLE_IMPL_SHARP && rate > hz &&
+		    cycle_impl_perf_epoch() == epoch) {
 			best = blur;
-			hz = cycle_impl_hz(i, v1 - v0,
-					   (a1 + b1) / 2 - (a0 + b0) / 2);
+			hz = rate;
 		}
 	}
 	return hz;
