@@ -13,7 +13,9 @@
 # /opt/engine-tests.env says how: programs_counter, the PMU counter the
 # programs are built for (PMCCNTR for armhf programs, also on the arm64
 # kernel, which runs them in AArch32 as Debian's armhf buildds and
-# Raspberry Pi OS do); with_module, 1 to load the module first.
+# Raspberry Pi OS do); with_module, 1 to load the module first;
+# perf_user_access, 1 to set that sysctl first (arm64, no module): the
+# thread's PMCCNTR_EL0 through a perf event, the perf tier, is chosen.
 # /opt/engine-tests.list names the programs, one a line.  One TAP line per
 # program: ok when it exited 0, printed its whole plan and no "not ok"; a
 # program that skips as a whole is a skip with its reason.  Each runs with
@@ -33,11 +35,13 @@ setting() {
 }
 programs_counter=$(setting programs_counter)
 with_module=$(setting with_module)
-case $programs_counter/$with_module in
-PMCCNTR/[01] | PMCCNTR_EL0/[01]) ;;
+perf_user_access=$(setting perf_user_access)
+case $programs_counter/$with_module/$perf_user_access in
+PMCCNTR/[01]/0 | PMCCNTR_EL0/[01]/0 | PMCCNTR_EL0/0/1) ;;
 *)
 	echo "Bail out! /opt/engine-tests.env: programs_counter" \
-		"'$programs_counter', with_module '$with_module'"
+		"'$programs_counter', with_module '$with_module'," \
+		"perf_user_access '$perf_user_access'"
 	exit 1
 	;;
 esac
@@ -48,6 +52,8 @@ esac
 # clock).
 if [ "$with_module" = 1 ]; then
 	expect=$programs_counter
+elif [ "$perf_user_access" = 1 ]; then
+	expect=PMCCNTR_EL0_perf
 elif grep -q arch_sys_counter \
 	/sys/devices/system/clocksource/clocksource0/available_clocksource; then
 	case $programs_counter in
@@ -57,7 +63,7 @@ elif grep -q arch_sys_counter \
 else
 	expect=clock_gettime
 fi
-diag "programs built for $programs_counter, kernel $(uname -m), module ${with_module}: getticks-t must choose $expect here"
+diag "programs built for $programs_counter, kernel $(uname -m), module ${with_module}, perf_user_access ${perf_user_access}: getticks-t must choose $expect here"
 
 # The precondition of every result below.
 if [ "$with_module" = 1 ]; then
@@ -69,6 +75,11 @@ if [ "$with_module" = 1 ]; then
 else
 	is "the stock kernel: $pmu_counter traps (no module loaded)" traps \
 		"$(/opt/pmu-read --cpu 0)"
+fi
+if [ "$perf_user_access" = 1 ]; then
+	echo 1 >/proc/sys/kernel/perf_user_access 2>/dev/null
+	is "kernel.perf_user_access is 1" 1 \
+		"$(cat /proc/sys/kernel/perf_user_access 2>&1)"
 fi
 
 # run_test NAME: run /opt/NAME and report it in one line.
