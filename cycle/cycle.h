@@ -875,7 +875,7 @@ CYCLE_IMPL_INLINE int cycle_impl_sync_cas(int *p, int *expected, int desired)
 #else
 #define CYCLE_IMPL_NO_PATCH
 #endif
-#define CYCLE_IMPL_CODE "1ab5c8a0"
+#define CYCLE_IMPL_CODE "f9ce073e"
 #define CYCLE_IMPL_SYM(name) name "_v3_" CYCLE_IMPL_STR(CYCLE_IMPL_NHW) \
 	CYCLE_IMPL_ISA "_" CYCLE_IMPL_CODE
 #define CYCLE_IMPL_DECL(ret, f, args) \
@@ -2332,10 +2332,11 @@ CYCLE_IMPL_NOINLINE ticks CYCLE_IMPL_FN(cycle_impl_slow)(int configured)
 	if (CYCLE_IMPL_REVOCABLE(index) &&
 	    CYCLE_IMPL_LOAD(&g->mode, CYCLE_IMPL_ACQUIRE) != mode)
 		return cycle_impl_slow(configured);
-	/* A PMU counter left readable but stopped (Linux 6.1, after perf) would
-	 * make elapsed() 0 for ever: equal readings 2 us apart are a stop. */
-	if (CYCLE_IMPL_REVOCABLE(index) && mode < CYCLE_IMPL_CONVERTED &&
-	    !CYCLE_IMPL_IS_PERF(index)) {
+	/* A PMU counter left readable but stopped (Linux 6.1, after perf), or
+	 * a perf event the PMU cannot schedule (its counters all taken, a
+	 * big.LITTLE cluster of another PMU) would make elapsed() 0 for ever:
+	 * equal readings 2 us apart are a stop. */
+	if (CYCLE_IMPL_REVOCABLE(index) && mode < CYCLE_IMPL_CONVERTED) {
 		if (v == cycle_impl_self.last_pmu) {
 			cycle_impl_wait(cycle_impl_clock(), 2000);
 			if (cycle_impl_read(index) == v) {

@@ -22,9 +22,14 @@
  *   fork          a child of fork() does not read the parent's event (the
  *                 kernel does not copy its page) and still gets advancing
  *                 ticks
+ *   crowded       (root) a pinned, exclusive cycles event on every CPU
+ *                 leaves the PMU no room for this thread's event, whose
+ *                 count stops: getticks() leaves the tier for CNTVCT_EL0
+ *                 and 1 ms spun still measures about 1 ms
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <linux/perf_event.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -282,6 +287,45 @@ static int cmd_fork(void)
 	return !(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
 
+/* What the hardlockup detector or a system-wide profiler may do to the
+ * PMU, and a big.LITTLE cluster of another PMU does to the event: it stops
+ * counting (index 0, read() answers one count for ever). */
+static int cmd_crowded(void)
+{
+	struct perf_event_attr attr;
+	int cpu, ncpus = (int)sysconf(_SC_NPROCESSORS_ONLN), taken = 0, k;
+	ticks t0 = 0, t1 = 0;
+	double s0;
+
+	if (!require_perf())
+		return 1;
+	for (cpu = 0; cpu < ncpus; cpu++) {
+		memset(&attr, 0, sizeof(attr));
+		attr.size = sizeof(attr);
+		attr.type = PERF_TYPE_HARDWARE;
+		attr.config = PERF_COUNT_HW_CPU_CYCLES;
+		attr.pinned = 1;
+		attr.exclusive = 1;
+		taken += syscall(SYS_perf_event_open, &attr, -1, cpu, -1,
+				 PERF_FLAG_FD_CLOEXEC) >= 0;
+	}
+	for (k = 0; k < 3; k++) { /* the first interval spans the switch */
+		t0 = getticks();
+		s0 = now_seconds();
+		while (now_seconds() - s0 < 0.001)
+			;
+		t1 = getticks();
+	}
+	printf("exclusive_events=%d cpus=%d name=%s ticks_per_ms=%.0f "
+	       "index=%u\n", taken, ncpus, cycle_counter_name(),
+	       elapsed(t1, t0),
+	       ((perf_page *)cycle_impl_state.perf_page)->index);
+	return !(taken == ncpus &&
+		 strcmp(cycle_counter_name(), "CNTVCT_EL0") == 0 &&
+		 elapsed(t1, t0) > 0.5e-3 * cycle_ticks_per_second() &&
+		 elapsed(t1, t0) < 1e-1 * cycle_ticks_per_second());
+}
+
 int main(int argc, char **argv)
 {
 	const char *cmd;
@@ -314,7 +358,10 @@ int main(int argc, char **argv)
 		return cmd_cloexec();
 	if (strcmp(cmd, "fork") == 0 && argc == 2)
 		return cmd_fork();
+	if (strcmp(cmd, "crowded") == 0 && argc == 2)
+		return cmd_crowded();
 	fprintf(stderr, "usage: perf-user-access-consumer [as-nobody] name | "
-		"pin CPU | migrate MS | bare | other-thread | cloexec | fork\n");
+		"pin CPU | migrate MS | bare | other-thread | cloexec | fork | "
+		"crowded\n");
 	return 2;
 }

@@ -69,6 +69,8 @@ pua "sysctl 1: moved between CPUs while reading, ticks never go back or stall" \
 pua "sysctl 1: a thread other than the opener gets advancing ticks" other-thread
 pua "sysctl 1: the event's descriptor is close-on-exec" cloexec
 pua "sysctl 1: a forked child does not read the parent's event" fork
+pua "sysctl 1: the PMU taken by exclusive events, the stopped tier is left for CNTVCT_EL0" \
+	crowded
 is "sysctl 1: CYCLE_COUNTER=CNTVCT_EL0 opts out of the tier" name=CNTVCT_EL0 \
 	"$(CYCLE_COUNTER=CNTVCT_EL0 "$consumer_bin" name)"
 
