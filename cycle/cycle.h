@@ -87,7 +87,8 @@
  *   PMCCNTR_EL0_perf: the cycle counter through a perf event of the thread
  *   (Linux 5.17+, kernel.perf_user_access=1), tried only after a direct
  *   PMCCNTR_EL0 read failed.  It counts the thread's user-mode cycles, none
- *   while it sleeps; its rate is 0 if the thread slept in every window.
+ *   while it sleeps; its rate is 0 if the thread slept in every window
+ *   (then other threads' readings are CNTVCT_EL0's, unscaled).
  *
  * Environment (read once; ignored in a setuid or setgid process)
  *   CYCLE_COUNTER=NAME  start the chain at NAME (an unknown name is
@@ -875,7 +876,7 @@ CYCLE_IMPL_INLINE int cycle_impl_sync_cas(int *p, int *expected, int desired)
 #else
 #define CYCLE_IMPL_NO_PATCH
 #endif
-#define CYCLE_IMPL_CODE "f9ce073e"
+#define CYCLE_IMPL_CODE "afe3090b"
 #define CYCLE_IMPL_SYM(name) name "_v3_" CYCLE_IMPL_STR(CYCLE_IMPL_NHW) \
 	CYCLE_IMPL_ISA "_" CYCLE_IMPL_CODE
 #define CYCLE_IMPL_DECL(ret, f, args) \
@@ -1240,6 +1241,7 @@ CYCLE_IMPL_INLINE uint64_t cycle_impl_perf_read(void)
 }
 #define cycle_impl_perf_open() 0
 #define cycle_impl_perf_epoch() 0u
+#define cycle_impl_perf_own() 0
 #define cycle_impl_perf_trapped() 0
 #define cycle_impl_perf_skipped(start, i) ((void)(start), (void)(i), 0)
 #define cycle_impl_perf_settled() ((void)0)
@@ -1323,6 +1325,10 @@ struct cycle_impl_perf_page {
 /* This thread opened the event (not a new one at the opener's address). */
 #define CYCLE_IMPL_PERF_MINE() (cycle_impl_self.perf_mine && \
 	cycle_impl_state.perf_opener == (const void *)&cycle_impl_self)
+/* ... and reads it itself: not a fork() child, whose copy of the page is
+ * gone (its sentinel reads 0).  Elsewhere the tier is the next one's. */
+#define cycle_impl_perf_own() (CYCLE_IMPL_PERF_MINE() && \
+	cycle_impl_state.perf_page && *cycle_impl_state.perf_alive)
 
 /* syscall() of our own, as on x86 (host-symbols-t); -errno on failure. */
 CYCLE_IMPL_INLINE long cycle_impl_syscall6(long nr, long a, long b, long c,
@@ -1488,7 +1494,7 @@ CYCLE_IMPL_NOINLINE uint64_t CYCLE_IMPL_FN(cycle_impl_perf_read)(void)
 	int other;
 
 	CYCLE_IMPL_SELF(cycle_impl_perf_read);
-	if (CYCLE_IMPL_PERF_MINE() && pc && *g->perf_alive) {
+	if (cycle_impl_perf_own()) {
 		if (cycle_impl_trap_unblocked() &&
 		    cycle_impl_perf_sample(pc, &v))
 			return v;
@@ -1508,11 +1514,8 @@ CYCLE_IMPL_NOINLINE uint64_t CYCLE_IMPL_FN(cycle_impl_perf_read)(void)
  * window across a change is lost (cycle_impl_measure).  0 elsewhere. */
 CYCLE_IMPL_INLINE uint32_t cycle_impl_perf_epoch(void)
 {
-	struct cycle_impl_v3_state *g = &cycle_impl_state;
-
-	return CYCLE_IMPL_PERF_MINE() && g->perf_page && *g->perf_alive ?
-		((const volatile struct cycle_impl_perf_page *)g->perf_page)->lock
-		: 0;
+	return cycle_impl_perf_own() ? ((const volatile struct
+		cycle_impl_perf_page *)cycle_impl_state.perf_page)->lock : 0;
 }
 
 /* The guard's question: was it the mrs of a perf read that trapped? */
@@ -2173,9 +2176,10 @@ CYCLE_IMPL_COLD void CYCLE_IMPL_FN(cycle_impl_choose)(int configured)
 						   CYCLE_IMPL_CALIBRATE_NS);
 	CYCLE_IMPL_STORE(&g->narrow, CYCLE_IMPL_NARROW(chosen),
 			 CYCLE_IMPL_RELAXED);
-	/* A revocable counter keeps this window's rate, another's is measured
-	 * when asked (cycle_impl_rate; why: PERFORMANCE_COUNTERS.md, "How it
-	 * works").  Both set either way: a forked child may retake the choice. */
+	/* A revocable counter keeps its rate from the choice (the perf tier's
+	 * measured just above), another's is measured when asked
+	 * (cycle_impl_rate; why: PERFORMANCE_COUNTERS.md, "How it works").
+	 * Both set either way: a forked child may retake the choice. */
 	g->rate_known = CYCLE_IMPL_REVOCABLE(chosen);
 	g->time_min = g->rate_known ? cycle_impl_time_min_for(
 					      chosen, g->hz[chosen]) : 0.0;
@@ -2267,6 +2271,7 @@ CYCLE_IMPL_COLD void CYCLE_IMPL_FN(cycle_impl_settle)(int configured)
 		if (CYCLE_IMPL_CAS(&g->chooser, &owner, me))
 			cycle_impl_locked(configured, owner != 0);
 		cycle_impl_self.no_traps = 0;
+		cycle_impl_self.trap_ok = 0; /* asked anew under its own mask */
 		sigprocmask(SIG_SETMASK, &old, NULL);
 	}
 }
@@ -2299,7 +2304,7 @@ CYCLE_IMPL_NOINLINE ticks CYCLE_IMPL_FN(cycle_impl_slow)(int configured)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	int mode = CYCLE_IMPL_LOAD(&g->mode, CYCLE_IMPL_ACQUIRE), index, err;
-	uint64_t v;
+	uint64_t v, c0;
 
 	CYCLE_IMPL_SELF(cycle_impl_slow);
 	if (mode < CYCLE_IMPL_READY) {
@@ -2335,11 +2340,14 @@ CYCLE_IMPL_NOINLINE ticks CYCLE_IMPL_FN(cycle_impl_slow)(int configured)
 	/* A PMU counter left readable but stopped (Linux 6.1, after perf), or
 	 * a perf event the PMU cannot schedule (its counters all taken, a
 	 * big.LITTLE cluster of another PMU) would make elapsed() 0 for ever:
-	 * equal readings 2 us apart are a stop. */
-	if (CYCLE_IMPL_REVOCABLE(index) && mode < CYCLE_IMPL_CONVERTED) {
+	 * equal readings 2 us apart by the clock are a stop.  Not where the
+	 * tier is read as CNTVCT_EL0 (other threads): equal within a tick. */
+	if (CYCLE_IMPL_REVOCABLE(index) && mode < CYCLE_IMPL_CONVERTED &&
+	    (!CYCLE_IMPL_IS_PERF(index) || cycle_impl_perf_own())) {
 		if (v == cycle_impl_self.last_pmu) {
-			cycle_impl_wait(cycle_impl_clock(), 2000);
-			if (cycle_impl_read(index) == v) {
+			c0 = cycle_impl_clock();
+			if (c0 && cycle_impl_wait(c0, 2000) >= c0 + 2000 &&
+			    cycle_impl_read(index) == v) {
 				cycle_impl_revoke(index, mode, " stopped");
 				return cycle_impl_slow(configured);
 			}
