@@ -103,63 +103,47 @@ static uint64_t now(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* The counter's rate over 20 ms without pauses, the two clock brackets of
- * its reads together under 400 us (a PMU register read under
- * qemu-system-arm takes 30 to 200 us): their midpoints put the truth within
- * 1%, well inside the 10% asked of the header; 0 if no try was that quiet. */
-static double slept_rate(void)
-{
-	struct timespec window = {0, 20000000};
-	uint64_t a0, b0, a1, b1;
-	ticks t0, t1;
-	int i;
+#define thread_counter() \
+	CYCLE_IMPL_IS_PERF(cycle_impl_chosen(cycle_impl_state.mode))
 
-	for (i = 0; i < 10; i++) {
-		a0 = now();
-		t0 = getticks();
-		b0 = now();
-		nanosleep(&window, NULL);
-		a1 = now();
-		t1 = getticks();
-		b1 = now();
-		if ((b0 - a0) + (b1 - a1) < 400000)
-			return elapsed(t1, t0) * 1e9 /
-			       (double)((a1 + b1) / 2 - (a0 + b0) / 2);
-	}
-	return 0;
-}
-
-/* The perf tier counts the thread's user-mode cycles, nothing while it
- * sleeps or runs in the kernel: its rate is the fastest of 10 windows of
- * 2 ms spun in user mode (an interrupt only slows one; under qemu-system
- * 20 ms lose 10% to them), brackets under 20 us; 0 if none was quiet. */
-static double spun_rate(void)
+/* The counter's rate without pauses, from the midpoints of the two clock
+ * brackets of its reads; 0 if no try was quiet.  Slept 20 ms, the brackets
+ * together under 400 us (a PMU register read under qemu-system-arm takes
+ * 30 to 200 us): the truth within 1%, well inside the 10% asked of the
+ * header.  The perf tier counts the thread's user-mode cycles, nothing
+ * while it sleeps or runs in the kernel: spun 2 ms, brackets under 20 us,
+ * the fastest of 10 windows (an interrupt only slows one; under
+ * qemu-system 20 ms lose 10% to them). */
+static double true_rate(void)
 {
+	int spin = thread_counter();
+	uint64_t window = spin ? 2000000 : 20000000;
+	uint64_t quiet = spin ? 20000 : 400000;
+	struct timespec asleep = {0, (long)window};
 	uint64_t a0, b0, a1, b1;
 	double hz, best = 0;
 	ticks t0, t1;
 	int i;
 
-	for (i = 0; i < 10; i++) {
+	for (i = 0; i < 10 && (spin || best == 0); i++) {
 		a0 = now();
 		t0 = getticks();
 		b0 = now();
-		while (now() - b0 < 2000000)
-			;
+		if (spin)
+			while (now() - b0 < window)
+				;
+		else
+			nanosleep(&asleep, NULL);
 		a1 = now();
 		t1 = getticks();
 		b1 = now();
 		hz = elapsed(t1, t0) * 1e9 /
 		     (double)((a1 + b1) / 2 - (a0 + b0) / 2);
-		if ((b0 - a0) + (b1 - a1) < 20000 && hz > best)
+		if ((b0 - a0) + (b1 - a1) < quiet && hz > best)
 			best = hz;
 	}
 	return best;
 }
-
-#define thread_counter() \
-	CYCLE_IMPL_IS_PERF(cycle_impl_chosen(cycle_impl_state.mode))
-#define true_rate() (thread_counter() ? spun_rate() : slept_rate())
 
 /* With no clock: 0 when a counter, not the clock, is in use, its rate is
  * the stated one (0, unknown, if none) or, where the header reads the
