@@ -89,10 +89,11 @@ esac
 cpu_count=$(nproc)
 all_cpus=$(seq 0 $((cpu_count - 1)))
 
-# run_probe: run cycle-probe --json into /tmp/probe.json, print its status.
+# run_probe [PROBE]: run cycle-probe (or PROBE) --json into /tmp/probe.json,
+# print its status.
 run_probe() {
 	st=0
-	/opt/cycle-probe --json >/tmp/probe.json 2>/tmp/probe.err || st=$?
+	"${1:-/opt/cycle-probe}" --json >/tmp/probe.json 2>/tmp/probe.err || st=$?
 	echo "$st"
 }
 
