@@ -87,8 +87,10 @@
  *   PMCCNTR_EL0_perf: the cycle counter through a perf event of the thread
  *   (Linux 5.17+, kernel.perf_user_access=1), tried only after a direct
  *   PMCCNTR_EL0 read failed.  It counts the thread's user-mode cycles, none
- *   while it sleeps; its rate is 0 if the thread slept in every window
- *   (then other threads' readings are CNTVCT_EL0's, unscaled).
+ *   while it sleeps; its rate is 0 (unknown) where its thread slept or was
+ *   switched out in every window of the choice, and then the readings it
+ *   takes from CNTVCT_EL0 (other threads, a fork() child, after it is left)
+ *   are unscaled.
  *
  * Environment (read once; ignored in a setuid or setgid process)
  *   CYCLE_COUNTER=NAME  start the chain at NAME (an unknown name is
@@ -876,7 +878,7 @@ CYCLE_IMPL_INLINE int cycle_impl_sync_cas(int *p, int *expected, int desired)
 #else
 #define CYCLE_IMPL_NO_PATCH
 #endif
-#define CYCLE_IMPL_CODE "afe3090b"
+#define CYCLE_IMPL_CODE "f457c82d"
 #define CYCLE_IMPL_SYM(name) name "_v3_" CYCLE_IMPL_STR(CYCLE_IMPL_NHW) \
 	CYCLE_IMPL_ISA "_" CYCLE_IMPL_CODE
 #define CYCLE_IMPL_DECL(ret, f, args) \
@@ -2304,7 +2306,7 @@ CYCLE_IMPL_NOINLINE ticks CYCLE_IMPL_FN(cycle_impl_slow)(int configured)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
 	int mode = CYCLE_IMPL_LOAD(&g->mode, CYCLE_IMPL_ACQUIRE), index, err;
-	uint64_t v, c0;
+	uint64_t v;
 
 	CYCLE_IMPL_SELF(cycle_impl_slow);
 	if (mode < CYCLE_IMPL_READY) {
@@ -2340,14 +2342,13 @@ CYCLE_IMPL_NOINLINE ticks CYCLE_IMPL_FN(cycle_impl_slow)(int configured)
 	/* A PMU counter left readable but stopped (Linux 6.1, after perf), or
 	 * a perf event the PMU cannot schedule (its counters all taken, a
 	 * big.LITTLE cluster of another PMU) would make elapsed() 0 for ever:
-	 * equal readings 2 us apart by the clock are a stop.  Not where the
-	 * tier is read as CNTVCT_EL0 (other threads): equal within a tick. */
+	 * equal readings 2 us apart are a stop.  Not where the tier is read
+	 * as CNTVCT_EL0 (other threads): equal within a tick. */
 	if (CYCLE_IMPL_REVOCABLE(index) && mode < CYCLE_IMPL_CONVERTED &&
 	    (!CYCLE_IMPL_IS_PERF(index) || cycle_impl_perf_own())) {
 		if (v == cycle_impl_self.last_pmu) {
-			c0 = cycle_impl_clock();
-			if (c0 && cycle_impl_wait(c0, 2000) >= c0 + 2000 &&
-			    cycle_impl_read(index) == v) {
+			cycle_impl_wait(cycle_impl_clock(), 2000);
+			if (cycle_impl_read(index) == v) {
 				cycle_impl_revoke(index, mode, " stopped");
 				return cycle_impl_slow(configured);
 			}
