@@ -58,6 +58,19 @@ static inline void pretend_granted(int index)
 	CYCLE_IMPL_STORE(&g->mode, CYCLE_IMPL_READY + index, __ATOMIC_RELEASE);
 }
 
+/* Busy for ms milliseconds of the clock, in user mode where the vDSO reads
+ * it: time that every counter counts, the perf tier's thread counter too. */
+static inline void spin_ms(long ms)
+{
+	struct timespec a, b;
+
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	do
+		clock_gettime(CLOCK_MONOTONIC, &b);
+	while ((b.tv_sec - a.tv_sec) * 1000000000L + b.tv_nsec - a.tv_nsec <
+	       ms * 1000000L);
+}
+
 /* Makes the next choice the one that probes under the guard, also where
  * the configured counter would be taken without a probe (rdtsc, CNTVCT_EL0:
  * cycle_impl_quick): CYCLE_COUNTER naming the configured counter itself. */

@@ -10,8 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cycle.h"
-#include "tap/basic.h"
+#include "engine-test.h"
 
 /* How many of three children, each measuring the rate for the first time
  * in its life (the code it runs still cold), find hz. */
@@ -29,19 +28,6 @@ static int children_measuring(double hz)
 			found++;
 	}
 	return found;
-}
-
-/* Busy for ms milliseconds of the clock, in user mode where the vDSO
- * reads it. */
-static void spin_ms(long ms)
-{
-	struct timespec a, b;
-
-	clock_gettime(CLOCK_MONOTONIC, &a);
-	do
-		clock_gettime(CLOCK_MONOTONIC, &b);
-	while ((b.tv_sec - a.tv_sec) * 1000 + (b.tv_nsec - a.tv_nsec) / 1000000 <
-	       ms);
 }
 
 int main(void)

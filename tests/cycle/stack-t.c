@@ -105,17 +105,6 @@ static int arm_trap(void)
 #endif
 }
 
-static void spin_1ms(void)
-{
-	struct timespec a, b;
-
-	clock_gettime(CLOCK_MONOTONIC, &a);
-	do
-		clock_gettime(CLOCK_MONOTONIC, &b);
-	while ((b.tv_sec - a.tv_sec) * 1000000000L + b.tv_nsec - a.tv_nsec <
-	       1000000L);
-}
-
 /* The host's code on the thread: the first call (the choice), an
  * interval, then a read that traps. */
 static void host_work(void)
@@ -124,7 +113,7 @@ static void host_work(void)
 	unsigned traps;
 
 	t0 = getticks();
-	spin_1ms();
+	spin_ms(1);
 	t1 = getticks();
 	out->interval_ok = elapsed(t1, t0) > 0;
 	out->trap_armed = arm_trap();
