@@ -138,8 +138,8 @@
  *   - Objects with separate states (RTLD_LOCAL, hidden visibility) chain
  *     their guards: unload them in the reverse order of first use.
  *   - A vfork() child may not call getticks().
- *   - A function the program names secure_getenv is called for the
- *     environment (glibc's, by its symbol, in every mode).
+ *   - Functions the program names secure_getenv or sched_getcpu are
+ *     called (glibc's, by their symbols, in every mode).
  *   - A program that turns its TSC off (PR_SET_TSC) after the first call
  *     dies at the next read, as with FFTW's header.
  *   - A seccomp SIGSYS during the choice goes to the program's handler,
@@ -878,7 +878,7 @@ CYCLE_IMPL_INLINE int cycle_impl_sync_cas(int *p, int *expected, int desired)
 #else
 #define CYCLE_IMPL_NO_PATCH
 #endif
-#define CYCLE_IMPL_CODE "f457c82d"
+#define CYCLE_IMPL_CODE "a701c25f"
 #define CYCLE_IMPL_SYM(name) name "_v3_" CYCLE_IMPL_STR(CYCLE_IMPL_NHW) \
 	CYCLE_IMPL_ISA "_" CYCLE_IMPL_CODE
 #define CYCLE_IMPL_DECL(ret, f, args) \
@@ -2016,6 +2016,20 @@ CYCLE_IMPL_INLINE double cycle_impl_blur(uint64_t c0, uint64_t c1,
 #define CYCLE_IMPL_SHARPER(blur, best) \
 	((blur) >= 0 && ((best) < 0 || (blur) < (best)))
 
+/* The CPU this thread runs on (-1: unknown).  A window across a migration
+ * is not measured: each CPU's PMU counter counted its own cycles (none in
+ * idle), so the difference is any number.  glibc's, by its symbol (as
+ * secure_getenv below); rate-t moves the thread between windows. */
+#ifndef cycle_impl_cpu
+#if defined(__GLIBC__) && \
+	(__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 6))
+extern int cycle_impl_sched_getcpu(void) __asm__("sched_getcpu");
+#define cycle_impl_cpu() cycle_impl_sched_getcpu()
+#else
+#define cycle_impl_cpu() (-1)
+#endif
+#endif
+
 /* Phase 2: which of them advance, how fast; last[] gets the final readings
  * of the sharpest window, or of the first where the clock never went on
  * (phase 1 found what traps: no trap's handling blurs one). */
@@ -2027,7 +2041,7 @@ CYCLE_IMPL_INLINE void cycle_impl_calibrate(int start, uint64_t *last)
 	uint64_t v0[CYCLE_IMPL_NCOUNTERS] = {0}, v1[CYCLE_IMPL_NCOUNTERS] = {0};
 	uint64_t c0, c1, ns = 0, d, v;
 	double blur, best = -1.0;
-	int i, tries, n, readable;
+	int i, tries, n, readable, cpu;
 
 	g->status[CYCLE_IMPL_CLOCK_INDEX] = CYCLE_IMPL_AVAILABLE;
 	g->hz[CYCLE_IMPL_CLOCK_INDEX] = 1e9;
@@ -2037,13 +2051,15 @@ CYCLE_IMPL_INLINE void cycle_impl_calibrate(int start, uint64_t *last)
 	}
 	for (tries = 0; tries < CYCLE_IMPL_TRIES &&
 	     (best < 0 || best > CYCLE_IMPL_SHARP); tries++) {
+		cpu = cycle_impl_cpu();
 		c0 = cycle_impl_clock();
 		cycle_impl_sample(start, v0);
 		c1 = cycle_impl_wait(v0[CYCLE_IMPL_CLOCK_INDEX],
 				     CYCLE_IMPL_CALIBRATE_NS);
 		cycle_impl_sample(start, v1);
-		blur = cycle_impl_blur(c0, v0[CYCLE_IMPL_CLOCK_INDEX], c1,
-				       v1[CYCLE_IMPL_CLOCK_INDEX]);
+		blur = cycle_impl_cpu() == cpu ?
+			cycle_impl_blur(c0, v0[CYCLE_IMPL_CLOCK_INDEX], c1,
+					v1[CYCLE_IMPL_CLOCK_INDEX]) : -1.0;
 		if (tries == 0 || CYCLE_IMPL_SHARPER(blur, best)) {
 			best = blur;
 			ns = (v1[CYCLE_IMPL_CLOCK_INDEX] + c1) / 2 -
