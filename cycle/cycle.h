@@ -142,8 +142,8 @@
  *     called (glibc's, by their symbols, in every mode).
  *   - A program that turns its TSC off (PR_SET_TSC) after the first call
  *     dies at the next read, as with FFTW's header.
- *   - A seccomp SIGSYS during the choice goes to the program's handler,
- *     which must not call getticks().
+ *   - A getticks() inside the first one, in its thread (a function the
+ *     choice calls replaced, a signal's handler), returns 0.
  *   - A trap signal already pending at the first call: no counter that
  *     may trap is read (CYCLE_DEBUG: "not read").
  *   - GCC's -flto (one partition) keeps every calling file's engine.
@@ -878,7 +878,7 @@ CYCLE_IMPL_INLINE int cycle_impl_sync_cas(int *p, int *expected, int desired)
 #else
 #define CYCLE_IMPL_NO_PATCH
 #endif
-#define CYCLE_IMPL_CODE "a701c25f"
+#define CYCLE_IMPL_CODE "9627d6e9"
 #define CYCLE_IMPL_SYM(name) name "_v3_" CYCLE_IMPL_STR(CYCLE_IMPL_NHW) \
 	CYCLE_IMPL_ISA "_" CYCLE_IMPL_CODE
 #define CYCLE_IMPL_DECL(ret, f, args) \
@@ -960,7 +960,8 @@ struct cycle_impl_v3_state {
 struct cycle_impl_v3_thread {
 	uint64_t last_pmu;  /* the last PMU reading: a stopped counter repeats */
 	int trap_ok;       /* 0 unknown, 1 trap signal unblocked, 2 blocked */
-	int probing;       /* a probe reads: a trap revokes nothing */
+	int probing;       /* a probe reads, or settle runs: a trap revokes
+			    * nothing, a getticks() inside it returns 0 */
 	int no_traps;      /* trap signal pending: no probe that traps */
 	unsigned probe_traps; /* probe reads that trapped */
 	int perf_mine;     /* this thread opened a perf event */
@@ -1868,6 +1869,7 @@ CYCLE_IMPL_COLD int CYCLE_IMPL_FN(cycle_impl_probe)(int index, uint64_t *value)
 {
 	struct cycle_impl_v3_thread *t = &cycle_impl_self;
 	unsigned before;
+	int was;
 
 	CYCLE_IMPL_SELF(cycle_impl_probe);
 	*value = 0;
@@ -1890,12 +1892,13 @@ CYCLE_IMPL_COLD int CYCLE_IMPL_FN(cycle_impl_probe)(int index, uint64_t *value)
 	if ((index == 0 && cycle_impl_pmu_access() == CYCLE_IMPL_PMU_DENIED) ||
 	    (CYCLE_IMPL_IS_PERF(index) && !cycle_impl_perf_open()))
 		return 0;
+	was = t->probing;
 	t->probing = 1;
 	before = t->probe_traps;
 	__asm__ __volatile__("" : : : "memory");
 	*value = cycle_impl_read(index);
 	__asm__ __volatile__("" : : : "memory");
-	t->probing = 0;
+	t->probing = was;
 	return t->probe_traps == before;
 unguarded:
 	*value = cycle_impl_read(index);
@@ -2249,7 +2252,10 @@ CYCLE_IMPL_INLINE void cycle_impl_locked(int configured, int cut)
 
 /* Makes the choice or waits for the thread that does.  The lock is the
  * chooser's pid, its signals blocked but for the trap signal and a SIGSYS
- * left unblocked (PERFORMANCE_COUNTERS.md, "Threads, fork and signal ..."). */
+ * left unblocked (PERFORMANCE_COUNTERS.md, "Threads, fork and signal ...").
+ * A call from inside it in the same thread (a function it calls that the
+ * program replaced, a handler of a signal) returns at once: it would wait
+ * for itself. */
 CYCLE_IMPL_COLD void CYCLE_IMPL_FN(cycle_impl_settle)(int configured)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
@@ -2258,12 +2264,17 @@ CYCLE_IMPL_COLD void CYCLE_IMPL_FN(cycle_impl_settle)(int configured)
 	int me, owner;
 
 	CYCLE_IMPL_SELF(cycle_impl_settle);
+	if (cycle_impl_self.probing)
+		return;
+	cycle_impl_self.probing = 2;
 	while (CYCLE_IMPL_LOAD(&g->mode, CYCLE_IMPL_ACQUIRE) <
 	       CYCLE_IMPL_READY) {
 		me = (int)getpid();
 		owner = CYCLE_IMPL_LOAD(&g->chooser, CYCLE_IMPL_ACQUIRE);
-		if (owner == me) {
+		if (owner == me) { /* another thread chooses */
+			cycle_impl_self.probing = 0; /* handlers here wait */
 			nanosleep(&nap, NULL); /* not to starve the chooser */
+			cycle_impl_self.probing = 2;
 			continue;
 		}
 		sigfillset(&all);
@@ -2292,6 +2303,7 @@ CYCLE_IMPL_COLD void CYCLE_IMPL_FN(cycle_impl_settle)(int configured)
 		cycle_impl_self.trap_ok = 0; /* asked anew under its own mask */
 		sigprocmask(SIG_SETMASK, &old, NULL);
 	}
+	cycle_impl_self.probing = 0;
 }
 
 /* The choice without probes (PERFORMANCE_COUNTERS.md, "How it works"): the
@@ -2332,6 +2344,8 @@ CYCLE_IMPL_NOINLINE ticks CYCLE_IMPL_FN(cycle_impl_slow)(int configured)
 		cycle_impl_settle(configured); /* at once if that one stands */
 		mode = CYCLE_IMPL_LOAD(&g->mode, CYCLE_IMPL_ACQUIRE);
 		errno = err;
+		if (mode < CYCLE_IMPL_READY)
+			return 0; /* called from inside settle: no counter yet */
 	}
 	if (CYCLE_IMPL_NHW > 0 &&
 	    mode == CYCLE_IMPL_READY + CYCLE_IMPL_INLINE_INDEX) {
