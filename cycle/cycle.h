@@ -142,8 +142,8 @@
  *     called (glibc's, by their symbols, in every mode).
  *   - A program that turns its TSC off (PR_SET_TSC) after the first call
  *     dies at the next read, as with FFTW's header.
- *   - A getticks() inside the first one, in its thread (a function the
- *     choice calls replaced, a signal's handler), returns 0.
+ *   - A getticks() inside the choice, in its thread (from a replaced
+ *     function it calls, a trap signal's handler), returns 0.
  *   - A trap signal already pending at the first call: no counter that
  *     may trap is read (CYCLE_DEBUG: "not read").
  *   - GCC's -flto (one partition) keeps every calling file's engine.
@@ -878,7 +878,7 @@ CYCLE_IMPL_INLINE int cycle_impl_sync_cas(int *p, int *expected, int desired)
 #else
 #define CYCLE_IMPL_NO_PATCH
 #endif
-#define CYCLE_IMPL_CODE "9627d6e9"
+#define CYCLE_IMPL_CODE "b95b3dd0"
 #define CYCLE_IMPL_SYM(name) name "_v3_" CYCLE_IMPL_STR(CYCLE_IMPL_NHW) \
 	CYCLE_IMPL_ISA "_" CYCLE_IMPL_CODE
 #define CYCLE_IMPL_DECL(ret, f, args) \
@@ -960,8 +960,8 @@ struct cycle_impl_v3_state {
 struct cycle_impl_v3_thread {
 	uint64_t last_pmu;  /* the last PMU reading: a stopped counter repeats */
 	int trap_ok;       /* 0 unknown, 1 trap signal unblocked, 2 blocked */
-	int probing;       /* a probe reads, or settle runs: a trap revokes
-			    * nothing, a getticks() inside it returns 0 */
+	int probing;       /* a probe reads, or settle has blocked signals:
+			    * a trap revokes nothing, a getticks() returns 0 */
 	int no_traps;      /* trap signal pending: no probe that traps */
 	unsigned probe_traps; /* probe reads that trapped */
 	int perf_mine;     /* this thread opened a perf event */
@@ -2253,9 +2253,9 @@ CYCLE_IMPL_INLINE void cycle_impl_locked(int configured, int cut)
 /* Makes the choice or waits for the thread that does.  The lock is the
  * chooser's pid, its signals blocked but for the trap signal and a SIGSYS
  * left unblocked (PERFORMANCE_COUNTERS.md, "Threads, fork and signal ...").
- * A call from inside it in the same thread (a function it calls that the
- * program replaced, a handler of a signal) returns at once: it would wait
- * for itself. */
+ * While they are blocked, a call from inside (a function the choice calls
+ * that the program replaced, those two signals' handlers) returns at once:
+ * it would wait for itself. */
 CYCLE_IMPL_COLD void CYCLE_IMPL_FN(cycle_impl_settle)(int configured)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
@@ -2266,15 +2266,12 @@ CYCLE_IMPL_COLD void CYCLE_IMPL_FN(cycle_impl_settle)(int configured)
 	CYCLE_IMPL_SELF(cycle_impl_settle);
 	if (cycle_impl_self.probing)
 		return;
-	cycle_impl_self.probing = 2;
 	while (CYCLE_IMPL_LOAD(&g->mode, CYCLE_IMPL_ACQUIRE) <
 	       CYCLE_IMPL_READY) {
 		me = (int)getpid();
 		owner = CYCLE_IMPL_LOAD(&g->chooser, CYCLE_IMPL_ACQUIRE);
-		if (owner == me) { /* another thread chooses */
-			cycle_impl_self.probing = 0; /* handlers here wait */
+		if (owner == me) {
 			nanosleep(&nap, NULL); /* not to starve the chooser */
-			cycle_impl_self.probing = 2;
 			continue;
 		}
 		sigfillset(&all);
@@ -2285,6 +2282,7 @@ CYCLE_IMPL_COLD void CYCLE_IMPL_FN(cycle_impl_settle)(int configured)
 			sigdelset(&all, SIGSYS);
 #endif
 		sigprocmask(SIG_SETMASK, &all, &old);
+		cycle_impl_self.probing = 2;
 		/* The trap signal is unblocked for the probes, unless the
 		 * program keeps one pending: that one is not ours. */
 		if (CYCLE_IMPL_TRAP_SIGNAL) {
@@ -2299,11 +2297,11 @@ CYCLE_IMPL_COLD void CYCLE_IMPL_FN(cycle_impl_settle)(int configured)
 		}
 		if (CYCLE_IMPL_CAS(&g->chooser, &owner, me))
 			cycle_impl_locked(configured, owner != 0);
+		cycle_impl_self.probing = 0;
 		cycle_impl_self.no_traps = 0;
 		cycle_impl_self.trap_ok = 0; /* asked anew under its own mask */
 		sigprocmask(SIG_SETMASK, &old, NULL);
 	}
-	cycle_impl_self.probing = 0;
 }
 
 /* The choice without probes (PERFORMANCE_COUNTERS.md, "How it works"): the

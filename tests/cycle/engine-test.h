@@ -29,7 +29,7 @@
 static inline void pretend_granted(int index)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
-	uint64_t last[CYCLE_IMPL_NCOUNTERS];
+	uint64_t last[CYCLE_IMPL_NCOUNTERS] = {0}; /* GCC 12 on armhf */
 	int i;
 
 	(void)getticks(); /* let the real choice run first */

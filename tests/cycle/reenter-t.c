@@ -10,8 +10,13 @@
  * counter yet) and the choice goes on.  Here the program replaces
  * sched_getcpu, which the probing choice calls by its symbol (glibc) around
  * each of its timing windows; in the second case that function also raises
- * the trap signal, whose handler is the program's.
+ * the trap signal, whose handler is the program's.  In the third it raises
+ * SIGUSR1, which the choice keeps blocked: its handler runs as the choice
+ * lets the signals through, and must find the thread unmarked (a handler
+ * that leaves with siglongjmp would keep the mark for good, and later calls
+ * in the thread would read 0).
  */
+#include <setjmp.h>
 #include <string.h>
 
 #include "engine-test.h"
@@ -21,6 +26,9 @@
 
 static volatile int inner_calls, raise_inside, handler_calls;
 static volatile ticks inner_reading = 1, handler_reading = 1;
+static volatile int raise_usr1, usr1_mark = -1;
+static volatile ticks usr1_reading;
+static sigjmp_buf usr1_out;
 
 /* The program's own sched_getcpu, of the same meaning. */
 int sched_getcpu(void)
@@ -29,6 +37,8 @@ int sched_getcpu(void)
 		inner_reading = getticks();
 		if (raise_inside)
 			raise(CYCLE_IMPL_TRAP_SIGNAL);
+		if (raise_usr1)
+			raise(SIGUSR1);
 	}
 	return 0;
 }
@@ -40,6 +50,14 @@ static void program_handler(int sig, siginfo_t *info, void *context)
 	(void)context;
 	handler_reading = getticks();
 	handler_calls++;
+}
+
+static void usr1_handler(int sig)
+{
+	(void)sig;
+	usr1_mark = cycle_impl_self.probing;
+	usr1_reading = getticks();
+	siglongjmp(usr1_out, 1);
 }
 
 /* Exit 0: the choice ended, the calls inside it read 0; 2: sched_getcpu was
@@ -56,8 +74,18 @@ static void first_call(void)
 		if (sigaction(CYCLE_IMPL_TRAP_SIGNAL, &sa, NULL) != 0)
 			_exit(3);
 	}
+	if (raise_usr1) {
+		signal(SIGUSR1, usr1_handler);
+		if (sigsetjmp(usr1_out, 1) != 0)
+			_exit(inner_calls == 0 ? 2 :
+			      usr1_mark == 0 && usr1_reading != 0 &&
+			      cycle_impl_self.probing == 0 && getticks() != 0 ?
+			      0 : 1);
+	}
 	force_full_choice(); /* probes, with timing windows */
 	(void)getticks();
+	if (raise_usr1)
+		_exit(inner_calls == 0 ? 2 : 1); /* SIGUSR1 never handled */
 	if (inner_calls == 0)
 		_exit(2);
 	if (cycle_impl_state.mode < CYCLE_IMPL_READY || inner_reading != 0)
@@ -94,16 +122,15 @@ static int in_child_bounded(void)
 	return -1;
 }
 
-static void report(int status, const char *what)
+static void report(int status, const char *what, const char *well)
 {
 	if (status == 2)
 		tap_skip("the choice never called sched_getcpu (no glibc)");
 	else
 		tap_ok(status == 0, "%s: %s (status %d)", what,
 		       status == -1 ? "still waiting for itself" :
-		       status == 0 ? "it read 0, the choice went on" :
-				     "it did not read 0, or the choice "
-				     "did not end",
+		       status == 0 ? well : "it read otherwise, or the "
+					     "choice did not end",
 		       status);
 }
 
@@ -113,13 +140,20 @@ int main(void)
 	tap_skip_all("no engine: nothing is chosen at run time");
 	return 0;
 #else
-	tap_plan(2);
+	tap_plan(3);
 	report(in_child_bounded(),
-	       "getticks() from a function the choice calls");
+	       "getticks() from a function the choice calls",
+	       "it read 0, the choice went on");
 	raise_inside = 1;
 	report(in_child_bounded(),
 	       "getticks() from a handler of the trap signal raised inside "
-	       "the choice");
+	       "the choice", "it read 0, the choice went on");
+	raise_inside = 0;
+	raise_usr1 = 1;
+	report(in_child_bounded(),
+	       "getticks() from a handler of a signal the choice kept "
+	       "blocked, left with siglongjmp",
+	       "it ran after the choice, unmarked, and read the counter");
 	return tap_done();
 #endif
 }
