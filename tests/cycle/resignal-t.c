@@ -200,6 +200,24 @@ static void counter_reads(void)
 /* Processes that stage the race (7 in 50 died with c54b7e4's header). */
 #define RACES 30
 
+/* Whether qemu-arm (user mode) runs this test, as make check and the matrix
+ * say in TEST_EMULATOR.  It reads a signal's action anew while it sets up
+ * the delivery: a thread whose plain handler another thread set right
+ * meanwhile gets the old frame and the new action's restorer, and dies on
+ * return.  Without cycle.h (a plain handler that sets SA_SIGINFO, three
+ * threads trapping) 3 of 300 processes died under qemu-arm 7.2, none on
+ * Debian's armhf kernel in qemu-system, which check-vm runs this on. */
+static int qemu_arm_user(void)
+{
+#if defined(__arm__)
+	const char *emulator = getenv("TEST_EMULATOR");
+
+	return emulator && strstr(emulator, "qemu-arm") != NULL;
+#else
+	return 0;
+#endif
+}
+
 int main(void)
 {
 	int status, i, died;
@@ -226,11 +244,18 @@ int main(void)
 	tap_ok(status == 0, "a genuine fault still reaches the program's own "
 	       "handler (status %d)", status);
 #if defined(__aarch64__) || defined(__arm__)
-	for (i = died = 0; i < RACES; i++)
-		if (in_child(threads_trap_at_once) != 0)
-			died++;
-	tap_ok(died == 0, "%d threads trapping at once after the round trip: "
-	       "%d of %d processes died", THREADS, died, RACES);
+	if (qemu_arm_user()) {
+		tap_skip("threads trapping at once after the round trip: "
+			 "qemu-arm's own delivery races a change of action "
+			 "(the armhf VM runs this)");
+	} else {
+		for (i = died = 0; i < RACES; i++)
+			if (in_child(threads_trap_at_once) != 0)
+				died++;
+		tap_ok(died == 0, "%d threads trapping at once after the "
+		       "round trip: %d of %d processes died", THREADS, died,
+		       RACES);
+	}
 #else
 	(void)i;
 	(void)died;
