@@ -142,8 +142,8 @@
  *     called (glibc's, by their symbols, in every mode).
  *   - A program that turns its TSC off (PR_SET_TSC) after the first call
  *     dies at the next read, as with FFTW's header.
- *   - A getticks() inside the choice, in its thread (from a replaced
- *     function it calls, a trap signal's handler), returns 0.
+ *   - A getticks() inside the choice, in its thread (its trap and SIGSYS
+ *     handlers, most functions it calls if replaced), returns 0.
  *   - A trap signal already pending at the first call: no counter that
  *     may trap is read (CYCLE_DEBUG: "not read").
  *   - GCC's -flto (one partition) keeps every calling file's engine.

@@ -203,10 +203,16 @@ static void counter_reads(void)
 /* Whether qemu-arm (user mode) runs this test, as make check and the matrix
  * say in TEST_EMULATOR.  It reads a signal's action anew while it sets up
  * the delivery: a thread whose plain handler another thread set right
- * meanwhile gets the old frame and the new action's restorer, and dies on
- * return.  Without cycle.h (a plain handler that sets SA_SIGINFO, three
- * threads trapping) 3 of 300 processes died under qemu-arm 7.2, none on
- * Debian's armhf kernel in qemu-system, which check-vm runs this on. */
+ * meanwhile gets the old frame and the new action's restorer, and dies of
+ * SIGSEGV on return.  Without cycle.h (a plain handler that sets
+ * SA_SIGINFO, three threads trapping) 3 of 300 processes died so under
+ * qemu-arm 7.2, none on Debian's armhf kernel in qemu-system, where
+ * check-vm runs this with no deaths allowed.  Under qemu-arm up to
+ * QEMU_ARM_DEATHS such deaths of 30 pass (at 1%, 4 or more come once in
+ * a few thousand runs); any other death fails. */
+#define QEMU_ARM_DEATHS 3
+
+#if defined(__aarch64__) || defined(__arm__)
 static int qemu_arm_user(void)
 {
 #if defined(__arm__)
@@ -217,10 +223,11 @@ static int qemu_arm_user(void)
 	return 0;
 #endif
 }
+#endif
 
 int main(void)
 {
-	int status, i, died;
+	int status, i, died, segv, allowed;
 
 #if !defined(CYCLE_IMPL_ENGINE) || CYCLE_IMPL_TRAP_SIGNAL == 0
 	tap_skip_all("no engine, or no counter that traps, on this platform");
@@ -244,21 +251,21 @@ int main(void)
 	tap_ok(status == 0, "a genuine fault still reaches the program's own "
 	       "handler (status %d)", status);
 #if defined(__aarch64__) || defined(__arm__)
-	if (qemu_arm_user()) {
-		tap_skip("threads trapping at once after the round trip: "
-			 "qemu-arm's own delivery races a change of action "
-			 "(the armhf VM runs this)");
-	} else {
-		for (i = died = 0; i < RACES; i++)
-			if (in_child(threads_trap_at_once) != 0)
-				died++;
-		tap_ok(died == 0, "%d threads trapping at once after the "
-		       "round trip: %d of %d processes died", THREADS, died,
-		       RACES);
+	allowed = qemu_arm_user() ? QEMU_ARM_DEATHS : 0;
+	for (i = died = segv = 0; i < RACES; i++) {
+		status = in_child(threads_trap_at_once);
+		died += status != 0;
+		segv += status == 1000 + SIGSEGV;
 	}
+	tap_ok(died == segv && segv <= allowed, "%d threads trapping at once "
+	       "after the round trip: %d of %d processes died, %d of SIGSEGV "
+	       "(%d allowed%s)", THREADS, died, RACES, segv, allowed,
+	       allowed ? ": qemu-arm's own race" : "");
 #else
 	(void)i;
 	(void)died;
+	(void)segv;
+	(void)allowed;
 	tap_skip("no PMU read to poison on this architecture");
 #endif
 #if defined(__GLIBC__)
