@@ -26,19 +26,24 @@
 /* The value the granted counter "last read" before the revocation. */
 #define PRETEND_LAST_READING ((ticks)123456789)
 
+/* The chain from start on, found and timed as a probing choice does it: a
+ * choice without probes measured nothing. */
+static inline void probe_chain_from(int start)
+{
+	uint64_t last[CYCLE_IMPL_NCOUNTERS] = {0}; /* GCC 12 on armhf */
+
+	cycle_impl_find_readable(start);
+	cycle_impl_calibrate(start, last);
+}
+
 static inline void pretend_granted(int index)
 {
 	struct cycle_impl_v3_state *g = &cycle_impl_state;
-	uint64_t last[CYCLE_IMPL_NCOUNTERS] = {0}; /* GCC 12 on armhf */
 	int i;
 
 	(void)getticks(); /* let the real choice run first */
-	/* The rest of the chain as a probing choice measures it (a choice
-	 * without probes measured nothing). */
-	if (index + 1 < CYCLE_IMPL_NCOUNTERS) {
-		cycle_impl_find_readable(index + 1);
-		cycle_impl_calibrate(index + 1, last);
-	}
+	if (index + 1 < CYCLE_IMPL_NCOUNTERS)
+		probe_chain_from(index + 1);
 	g->status[index] = CYCLE_IMPL_AVAILABLE;
 	g->hz[index] = 1e9;
 	g->rate_known = 1; /* as the choice of a revocable counter leaves it */
@@ -125,10 +130,15 @@ static inline void genuine_fault(void)
 }
 
 /* Run fn in a child; return its exit status, or 1000 + the killing signal. */
-static inline int in_child(void (*fn)(void))
+#define CHILD_HUNG (-2)
+
+/* fn() in a child: its exit status, 1000 + the signal that killed it, or -1
+ * (no fork).  With seconds > 0, CHILD_HUNG when it still runs after that
+ * long: it is killed then (SIGKILL: a hung child may block the others). */
+static inline int in_child_within(void (*fn)(void), int seconds)
 {
-	pid_t pid;
-	int status;
+	pid_t pid, done;
+	int status, tenths;
 
 	fflush(stdout);
 	pid = fork();
@@ -138,11 +148,23 @@ static inline int in_child(void (*fn)(void))
 		fn();
 		_exit(0);
 	}
-	if (waitpid(pid, &status, 0) != pid)
-		return -1;
-	if (WIFSIGNALED(status))
-		return 1000 + WTERMSIG(status);
-	return WEXITSTATUS(status);
+	for (tenths = 0; seconds <= 0 || tenths < seconds * 10; tenths++) {
+		done = waitpid(pid, &status, seconds > 0 ? WNOHANG : 0);
+		if (done == pid)
+			return WIFSIGNALED(status) ? 1000 + WTERMSIG(status)
+						   : WEXITSTATUS(status);
+		if (done < 0)
+			return -1;
+		usleep(100000);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	return CHILD_HUNG;
+}
+
+static inline int in_child(void (*fn)(void))
+{
+	return in_child_within(fn, 0);
 }
 
 /* A bare read of counter 0 (the PMU's on ARM) with nothing to catch a trap:

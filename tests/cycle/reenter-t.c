@@ -95,40 +95,13 @@ static void first_call(void)
 	_exit(0);
 }
 
-/* first_call() in a child; its exit status, 1000 + a killing signal, or -1
- * when it was still running after HANG_SECONDS (then killed). */
-static int in_child_bounded(void)
-{
-	pid_t pid, done;
-	int status, tenths;
-
-	fflush(stdout);
-	pid = fork();
-	if (pid < 0)
-		return -2;
-	if (pid == 0)
-		first_call();
-	for (tenths = 0; tenths < HANG_SECONDS * 10; tenths++) {
-		done = waitpid(pid, &status, WNOHANG);
-		if (done == pid)
-			return WIFSIGNALED(status) ? 1000 + WTERMSIG(status)
-						   : WEXITSTATUS(status);
-		if (done < 0)
-			return -2;
-		usleep(100000);
-	}
-	kill(pid, SIGKILL); /* the chooser blocks every other signal */
-	waitpid(pid, &status, 0);
-	return -1;
-}
-
 static void report(int status, const char *what, const char *well)
 {
 	if (status == 2)
 		tap_skip("the choice never called sched_getcpu (no glibc)");
 	else
 		tap_ok(status == 0, "%s: %s (status %d)", what,
-		       status == -1 ? "still waiting for itself" :
+		       status == CHILD_HUNG ? "still waiting for itself" :
 		       status == 0 ? well : "it read otherwise, or the "
 					     "choice did not end",
 		       status);
@@ -141,16 +114,16 @@ int main(void)
 	return 0;
 #else
 	tap_plan(3);
-	report(in_child_bounded(),
+	report(in_child_within(first_call, HANG_SECONDS),
 	       "getticks() from a function the choice calls",
 	       "it read 0, the choice went on");
 	raise_inside = 1;
-	report(in_child_bounded(),
+	report(in_child_within(first_call, HANG_SECONDS),
 	       "getticks() from a handler of the trap signal raised inside "
 	       "the choice", "it read 0, the choice went on");
 	raise_inside = 0;
 	raise_usr1 = 1;
-	report(in_child_bounded(),
+	report(in_child_within(first_call, HANG_SECONDS),
 	       "getticks() from a handler of a signal the choice kept "
 	       "blocked, left with siglongjmp",
 	       "it ran after the choice, unmarked, and read the counter");
