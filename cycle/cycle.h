@@ -2022,7 +2022,7 @@ CYCLE_IMPL_INLINE double cycle_impl_blur(uint64_t c0, uint64_t c1,
 /* The CPU this thread runs on (-1: unknown).  A window across a migration
  * is not measured: each CPU's PMU counter counted its own cycles (none in
  * idle), so the difference is any number.  glibc's, by its symbol (as
- * secure_getenv below); rate-t moves the thread between windows. */
+ * secure_getenv above); rate-t moves the thread between windows. */
 #ifndef cycle_impl_cpu
 #if defined(__GLIBC__) && \
 	(__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 6))
