@@ -34,13 +34,20 @@ missing() {
 #                 vm-run's defaults
 #   dtb           the device tree of the kernel package to boot with, or empty
 #   counter_macro the FFTW configure macro that makes the PMU counter the configured one
+#   suite         where the kernel comes from: empty for bookworm itself, else
+#                 the suite whose kernel the metapackages name there
+#   programs      the guest whose programs it runs (the same for one CPU)
 set_arch() {
+	suite='' programs=$1
 	case $1 in
-	arm64)
+	arm64 | arm64-backports)
 		deb_arch=arm64 flavour=arm64 kbuild_arch=arm64
 		cross=aarch64-linux-gnu- qemu=qemu-system-aarch64
 		qemu_machine=virt qemu_cpu=cortex-a57 qemu_smp=4 dtb=
 		counter_macro=HAVE_ARMV8_PMCCNTR_EL0
+		# The newest kernel Debian builds for bookworm (6.12, Debian
+		# 13's; Raspberry Pi OS follows the same line).
+		[ "$1" = arm64 ] || suite=bookworm-backports programs=arm64
 		;;
 	armhf)
 		deb_arch=armhf flavour=armmp-lpae kbuild_arch=arm
@@ -58,7 +65,7 @@ set_arch() {
 		counter_macro=HAVE_ARMV7A_PMCCNTR
 		;;
 	*)
-		echo "$prog: unknown architecture '$1' (arm64, armhf or armhf-a9)" >&2
+		echo "$prog: unknown architecture '$1' (arm64, arm64-backports, armhf or armhf-a9)" >&2
 		exit 2
 		;;
 	esac
