@@ -49,11 +49,12 @@ set_arch() {
 		# 13's; Raspberry Pi OS follows the same line).
 		[ "$1" = arm64 ] || suite=bookworm-backports programs=arm64
 		;;
-	armhf)
+	armhf | armhf-backports)
 		deb_arch=armhf flavour=armmp-lpae kbuild_arch=arm
 		cross=arm-linux-gnueabihf- qemu=qemu-system-arm
 		qemu_machine=virt qemu_cpu=cortex-a15 qemu_smp=2 dtb=
 		counter_macro=HAVE_ARMV7A_PMCCNTR
+		[ "$1" = armhf ] || suite=bookworm-backports programs=armhf
 		;;
 	armhf-a9)
 		# A Cortex-A9 board: no LPAE, so the armmp flavour, and no
@@ -65,7 +66,7 @@ set_arch() {
 		counter_macro=HAVE_ARMV7A_PMCCNTR
 		;;
 	*)
-		echo "$prog: unknown architecture '$1' (arm64, arm64-backports, armhf or armhf-a9)" >&2
+		echo "$prog: unknown architecture '$1' (arm64, arm64-backports, armhf, armhf-backports or armhf-a9)" >&2
 		exit 2
 		;;
 	esac
