@@ -12,6 +12,7 @@
 #ifndef ENGINE_TEST_H
 #define ENGINE_TEST_H
 
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,14 +27,18 @@
 /* The value the granted counter "last read" before the revocation. */
 #define PRETEND_LAST_READING ((ticks)123456789)
 
-/* The chain from start on, found and timed as a probing choice does it: a
- * choice without probes measured nothing. */
-static inline void probe_chain_from(int start)
+/* The chain from start on, found and timed as a probing choice does it (a
+ * choice without probes measured nothing); whether counter start read in
+ * the first phase. */
+static inline int probe_chain_from(int start)
 {
 	uint64_t last[CYCLE_IMPL_NCOUNTERS] = {0}; /* GCC 12 on armhf */
+	int readable;
 
 	cycle_impl_find_readable(start);
+	readable = cycle_impl_state.status[start] == CYCLE_IMPL_AVAILABLE;
 	cycle_impl_calibrate(start, last);
+	return readable;
 }
 
 static inline void pretend_granted(int index)
@@ -43,7 +48,7 @@ static inline void pretend_granted(int index)
 
 	(void)getticks(); /* let the real choice run first */
 	if (index + 1 < CYCLE_IMPL_NCOUNTERS)
-		probe_chain_from(index + 1);
+		(void)probe_chain_from(index + 1);
 	g->status[index] = CYCLE_IMPL_AVAILABLE;
 	g->hz[index] = 1e9;
 	g->rate_known = 1; /* as the choice of a revocable counter leaves it */
@@ -129,16 +134,27 @@ static inline void genuine_fault(void)
 #endif
 }
 
-/* Run fn in a child; return its exit status, or 1000 + the killing signal. */
+/* Seconds of CLOCK_MONOTONIC: the bounds below are time, not counts. */
+static inline double window_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 #define CHILD_HUNG (-2)
 
 /* fn() in a child: its exit status, 1000 + the signal that killed it, or -1
- * (no fork).  With seconds > 0, CHILD_HUNG when it still runs after that
- * long: it is killed then (SIGKILL: a hung child may block the others). */
+ * (no fork, or no status to wait for: SIGCHLD ignored).  With seconds > 0,
+ * CHILD_HUNG when it still runs that long after the fork; it is killed then
+ * with SIGKILL, as a choice that waits for itself blocks every other
+ * signal.  A signal that interrupts the wait does not end it. */
 static inline int in_child_within(void (*fn)(void), int seconds)
 {
+	double deadline = window_now() + seconds;
 	pid_t pid, done;
-	int status, tenths;
+	int status;
 
 	fflush(stdout);
 	pid = fork();
@@ -148,18 +164,23 @@ static inline int in_child_within(void (*fn)(void), int seconds)
 		fn();
 		_exit(0);
 	}
-	for (tenths = 0; seconds <= 0 || tenths < seconds * 10; tenths++) {
+	for (;;) {
 		done = waitpid(pid, &status, seconds > 0 ? WNOHANG : 0);
 		if (done == pid)
 			return WIFSIGNALED(status) ? 1000 + WTERMSIG(status)
 						   : WEXITSTATUS(status);
-		if (done < 0)
-			return -1;
-		usleep(100000);
+		if (done < 0 && errno != EINTR)
+			break;
+		if (done == 0 && window_now() >= deadline) {
+			kill(pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			return CHILD_HUNG;
+		}
+		if (done == 0)
+			usleep(100000);
 	}
-	kill(pid, SIGKILL);
-	waitpid(pid, &status, 0);
-	return CHILD_HUNG;
+	kill(pid, SIGKILL); /* (no status: never left running) */
+	return -1;
 }
 
 static inline int in_child(void (*fn)(void))
@@ -210,14 +231,6 @@ struct window_tally {
 	int attempts, hits, missed, failures;
 	double seconds;
 };
-
-static inline double window_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static inline void retry_window(int (*attempt)(void), int wanted,
 				struct window_tally *w)

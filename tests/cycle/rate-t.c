@@ -85,8 +85,7 @@ static int windows(void)
 
 	(void)getticks(); /* the state set up, as pretend_granted does */
 	cpu_calls = 0;
-	probe_chain_from(CYCLE_IMPL_INLINE_INDEX);
-	if (g->status[CYCLE_IMPL_INLINE_INDEX] == CYCLE_IMPL_TRAPS)
+	if (!probe_chain_from(CYCLE_IMPL_INLINE_INDEX))
 		return 2;
 	truth = TRUE_RATE();
 	hz = g->hz[CYCLE_IMPL_INLINE_INDEX];

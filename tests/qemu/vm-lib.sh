@@ -25,7 +25,7 @@ missing() {
 	exit "$EXIT_MISSING"
 }
 
-# set_arch ARCH: everything that differs between the two guests.
+# set_arch ARCH: everything that differs between the guests.
 #   deb_arch      Debian architecture of the kernel and busybox packages
 #   flavour       kernel flavour; the metapackages are linux-{image,headers}-FLAVOUR
 #   kbuild_arch   ARCH= for Kbuild
@@ -45,8 +45,8 @@ set_arch() {
 		cross=aarch64-linux-gnu- qemu=qemu-system-aarch64
 		qemu_machine=virt qemu_cpu=cortex-a57 qemu_smp=4 dtb=
 		counter_macro=HAVE_ARMV8_PMCCNTR_EL0
-		# The newest kernel Debian builds for bookworm (6.12, Debian
-		# 13's; Raspberry Pi OS follows the same line).
+		# -backports: bookworm-backports' kernel (6.12, Debian 13's;
+		# Raspberry Pi OS follows the same line).
 		[ "$1" = arm64 ] || suite=bookworm-backports programs=arm64
 		;;
 	armhf | armhf-backports)
