@@ -173,13 +173,15 @@ static inline int in_child_within(void (*fn)(void), int seconds)
 			break;
 		if (done == 0 && window_now() >= deadline) {
 			kill(pid, SIGKILL);
-			waitpid(pid, &status, 0);
+			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+				;
 			return CHILD_HUNG;
 		}
 		if (done == 0)
 			usleep(100000);
 	}
-	kill(pid, SIGKILL); /* (no status: never left running) */
+	if (errno != ECHILD) /* (ECHILD: reaped already, pid may be reused) */
+		kill(pid, SIGKILL);
 	return -1;
 }
 
